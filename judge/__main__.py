@@ -1,0 +1,5 @@
+"""`python -m judge`: the same as the `judge` command."""
+
+from judge.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,52 @@
+"""The `judge` command: a thin mirror of the library, one subcommand per function.
+
+Each command module adds its parser with `add_parser(subparsers)` and sets
+`func`, which returns the exit status. Library errors (JudgeError) become a
+French message on stderr and exit status 2, never a traceback."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from judge.cli import rules
+from judge.rules.errors import JudgeError
+
+COMMAND_MODULES = (rules,)
+
+
+class _FrenchParser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        sys.stderr.write(f"{self.prog} : erreur : {message}\n")
+        raise SystemExit(2)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _FrenchParser(
+        prog="judge",
+        description="Assistant d'arbitrage Magic: The Gathering : règles en français, "
+        "recherche, comparaison d'éditions, actions basées sur un état.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMANDE", parser_class=_FrenchParser)
+    sub.required = True
+    for module in COMMAND_MODULES:
+        module.add_parser(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.func(args)
+    except JudgeError as exc:
+        print(f"Erreur : {exc.message}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("Interrompu.", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    return status

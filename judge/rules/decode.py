@@ -1,0 +1,175 @@
+"""Bytes to text: byte-order marks, UTF-16 (with or without BOM), UTF-8, cp1252; line ends
+normalised to `\\n`. Every failure is a `DocumentError` with a French message naming the file."""
+
+from __future__ import annotations
+
+import codecs
+import os
+import re
+from pathlib import Path
+
+from judge.rules.errors import DocumentError
+
+# Rules documents are a few hundred kilobytes; anything far bigger is not one.
+MAX_BYTES = 50 * 1024 * 1024
+
+_BOMS: tuple[tuple[bytes, str, str], ...] = (
+    # UTF-32 first: its little-endian BOM starts with the UTF-16 one.
+    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
+    (codecs.BOM_UTF8, "utf-8", "UTF-8"),
+    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"),
+    (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
+)
+
+# Control characters ordinary text never contains (tab, line ends, \v and \f are allowed).
+_CONTROL_RE = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x9f]")
+_CONTROL_SHARE = 0.02  # above this share of control characters, the data is not text
+
+
+def _q(file: str) -> str:
+    return f"« {file} »"
+
+
+def _line_at(data: bytes, offset: int) -> int:
+    """1-based line number of a byte offset (CRLF, LF or bare CR)."""
+    head = data[:offset]
+    return head.count(b"\n") + head.count(b"\r") - head.count(b"\r\n") + 1
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """The codec of BOM-less UTF-16, guessed from where the NUL bytes fall, or None.
+
+    Latin-script text in UTF-16 has a NUL high byte in almost every code unit, so NULs
+    crowd one parity of offsets and are nearly absent from the other.
+    """
+    sample = data[:8192]
+    sample = sample[: len(sample) - len(sample) % 2]
+    units = len(sample) // 2
+    if units < 2:
+        return None
+    even = sample[0::2].count(0) / units
+    odd = sample[1::2].count(0) / units
+    if odd > 0.4 and even < 0.1:
+        return "utf-16-le"
+    if even > 0.4 and odd < 0.1:
+        return "utf-16-be"
+    return None
+
+
+def _decode_fallback(data: bytes, file: str) -> str:
+    """UTF-8 failed somewhere: decode line by line, UTF-8 where it works, cp1252 elsewhere.
+
+    A file that is cp1252 throughout decodes as cp1252; a UTF-8 file with a few pasted
+    cp1252 lines keeps its UTF-8 lines intact instead of turning them into mojibake.
+    """
+    out: list[str] = []
+    for number, line in enumerate(data.splitlines(keepends=True), start=1):
+        try:
+            out.append(line.decode("utf-8"))
+        except UnicodeDecodeError:
+            try:
+                out.append(line.decode("cp1252"))
+            except UnicodeDecodeError as exc:
+                raise DocumentError(
+                    f"Le fichier {_q(file)} n'a pas pu être décodé (ni UTF-8, ni UTF-16, "
+                    f"ni Windows-1252) : octet 0x{line[exc.start]:02X} illisible à la ligne "
+                    f"{number}.",
+                    file,
+                    number,
+                ) from None
+    return "".join(out)
+
+
+def _check_text(text: str, file: str) -> None:
+    if not text.strip():
+        raise DocumentError(f"Le fichier {_q(file)} est vide.", file)
+    controls = len(_CONTROL_RE.findall(text))
+    if controls > _CONTROL_SHARE * len(text):
+        raise DocumentError(
+            f"Le fichier {_q(file)} n'est pas un document texte "
+            f"(trop de caractères de contrôle).",
+            file,
+        )
+
+
+def decode_bytes(data: bytes, file: str) -> str:
+    """Decode a document's bytes to text with `\\n` line ends and no BOM.
+
+    Raises DocumentError for an empty file, binary data, or bytes no supported encoding reads.
+    """
+    if not data:
+        raise DocumentError(f"Le fichier {_q(file)} est vide.", file)
+
+    text: str | None = None
+    for bom, codec, label in _BOMS:
+        if data.startswith(bom):
+            body = data[len(bom) :]
+            try:
+                text = body.decode(codec)
+            except UnicodeDecodeError as exc:
+                line = _line_at(body, exc.start) if codec == "utf-8" else None
+                where = f" (ligne {line})" if line else ""
+                raise DocumentError(
+                    f"Le fichier {_q(file)} commence par une marque {label} mais son contenu "
+                    f"n'est pas du {label} valide{where}.",
+                    file,
+                    line,
+                ) from None
+            break
+
+    if text is None:
+        codec16 = _utf16_without_bom(data)
+        if codec16 is not None:
+            try:
+                text = data.decode(codec16)
+            except UnicodeDecodeError:
+                raise DocumentError(
+                    f"Le fichier {_q(file)} n'est pas un document texte (données binaires).",
+                    file,
+                ) from None
+        elif b"\x00" in data:
+            raise DocumentError(
+                f"Le fichier {_q(file)} n'est pas un document texte (données binaires).",
+                file,
+            )
+        else:
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                text = _decode_fallback(data, file)
+
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    _check_text(text, file)
+    return text
+
+
+def read_document(path: str | os.PathLike[str]) -> str:
+    """Read and decode a document file. Raises DocumentError with a French message."""
+    file = os.fspath(path)
+    p = Path(file)
+    try:
+        if not p.exists():
+            raise DocumentError(f"Le fichier {_q(file)} n'existe pas.", file)
+        if p.is_dir():
+            raise DocumentError(
+                f"{_q(file)} est un dossier, pas un fichier : indiquez un document texte.", file
+            )
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise DocumentError(
+                f"Le fichier {_q(file)} est trop volumineux ({size // (1024 * 1024)} Mo) "
+                f"pour être un document de règles.",
+                file,
+            )
+        data = p.read_bytes()
+    except PermissionError:
+        raise DocumentError(
+            f"Le fichier {_q(file)} ne peut pas être lu : accès refusé.", file
+        ) from None
+    except OSError as exc:
+        reason = exc.strerror or exc.__class__.__name__
+        raise DocumentError(
+            f"Le fichier {_q(file)} ne peut pas être lu : {reason}.", file
+        ) from None
+    return decode_bytes(data, file)

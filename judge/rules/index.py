@@ -1,0 +1,281 @@
+"""RuleIndex: every edition (shipped and ingested), lookups, backlinks and the
+quality report. Loaded from the corpus manifest and the user's store; the parsed
+result is cached on disk, keyed by a hash of the documents and of this code."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import tempfile
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judge.rules import store
+from judge.rules.decode import read_document
+from judge.rules.edition import EditionMeta, build_edition
+from judge.rules.errors import DocumentError, JudgeError
+from judge.rules.layouts import parse_text
+from judge.rules.model import LAYOUTS, Edition, GlossaryEntry, Layout, Rule, SourceFile
+from judge.rules.numbers import canonical, kind_of, sort_key
+
+CORPUS_DIR = Path(__file__).resolve().parents[2] / "corpus"
+_CACHE_VERSION = "1"
+
+
+class EditionNotFound(JudgeError):
+    pass
+
+
+class RuleNotFound(JudgeError):
+    def __init__(self, message: str, nearest: list[str]) -> None:
+        super().__init__(message)
+        self.nearest = nearest
+
+
+@dataclass(frozen=True)
+class Citer:
+    rule: str
+    edition: str
+
+
+@dataclass
+class QualityReport:
+    edition: str
+    label: str
+    rules_parsed: int
+    title_only: int
+    sections: int
+    inferred: list[str]
+    duplicates_fixed: list[str]
+    gaps: list[str]
+    english_paragraphs: list[str]  # rule numbers with an English paragraph
+    references: dict[str, int]
+    empty_rules: list[str]
+    not_rules: list[str]
+    glossary_entries: int
+    sources: list[dict[str, str]] = field(default_factory=list)
+
+
+class RuleIndex:
+    """All editions, newest first. Read-only once built."""
+
+    def __init__(self, editions: Iterable[Edition]) -> None:
+        self.editions: list[Edition] = sorted(
+            editions, key=lambda e: (e.order, e.date, e.id), reverse=True
+        )
+        self._by_id = {e.id: e for e in self.editions}
+        self._cited_by: dict[tuple[str, str], list[Citer]] = {}
+        for ed in self.editions:
+            for rule in ed.rules.values():
+                for ref in rule.references:
+                    citers = self._cited_by.setdefault((ed.id, ref.target), [])
+                    if not citers or citers[-1].rule != rule.number:
+                        citers.append(Citer(rule.number, ed.id))
+
+    def edition(self, edition_id: str) -> Edition:
+        ed = self._by_id.get(edition_id)
+        if ed is None:
+            known = ", ".join(self._by_id)
+            raise EditionNotFound(f"Édition inconnue : « {edition_id} » (connues : {known})")
+        return ed
+
+    def get(self, number: str, edition: str | None = None) -> Rule | None:
+        """The rule in `edition`, or in the newest edition that has it with text."""
+        num = canonical(number)
+        if num is None:
+            return None
+        if edition is not None:
+            return self.edition(edition).rules.get(num)
+        found = [ed.rules[num] for ed in self.editions if num in ed.rules]
+        with_text = [r for r in found if not r.title_only]
+        return (with_text or found or [None])[0]
+
+    def lookup(self, number: str, edition: str | None = None) -> Rule:
+        """Like `get`, but raises RuleNotFound with the nearest numbers."""
+        rule = self.get(number, edition)
+        if rule is not None:
+            return rule
+        where = f" dans l'édition {edition}" if edition else ""
+        nearest = self.nearest(number, edition)
+        hint = f" Numéros proches : {', '.join(nearest)}." if nearest else ""
+        raise RuleNotFound(f"Règle {number.strip()} introuvable{where}.{hint}", nearest)
+
+    def everywhere(self, number: str) -> list[Rule]:
+        num = canonical(number)
+        return [ed.rules[num] for ed in self.editions if num and num in ed.rules]
+
+    def nearest(self, number: str, edition: str | None = None, k: int = 5) -> list[str]:
+        eds = [self.edition(edition)] if edition else self.editions
+        candidates = sorted({n for ed in eds for n in ed.rules}, key=sort_key)
+        num = canonical(number)
+        if num is None:
+            digits = "".join(c for c in number if c.isdigit())[:3]
+            return [n for n in candidates if n.startswith(digits)][:k] if digits else []
+        key = sort_key(num)
+        before = [n for n in candidates if sort_key(n) < key]
+        after = [n for n in candidates if sort_key(n) > key]
+        pool = before[-k:] + after[:k]
+        same_section = [n for n in pool if n.split(".")[0] == num.split(".")[0]]
+        return (same_section or pool)[:k]
+
+    def cited_by(self, rule: Rule) -> list[Citer]:
+        return list(self._cited_by.get((rule.edition, rule.number), []))
+
+    def breadcrumb(self, rule: Rule) -> list[Rule]:
+        """From the chapter (when known) down to the rule itself."""
+        ed = self.edition(rule.edition)
+        chain = [rule]
+        cur = rule.parent
+        while cur is not None:
+            chain.append(ed.rules[cur])
+            cur = ed.rules[cur].parent
+        return list(reversed(chain))
+
+    def glossary(self, edition: str | None = None) -> list[GlossaryEntry]:
+        eds = [self.edition(edition)] if edition else self.editions
+        return [g for ed in eds for g in ed.glossary]
+
+    def quality(self, edition_id: str) -> QualityReport:
+        ed = self.edition(edition_id)
+        refs = {"resolved": 0, "title_only": 0, "missing": 0}
+        for rule in ed.rules.values():
+            for ref in rule.references:
+                refs[ref.status] += 1
+        by_kind: dict[str, list[str]] = {}
+        for issue in ed.issues:
+            by_kind.setdefault(issue.kind, []).append(issue.number or issue.message)
+        return QualityReport(
+            edition=ed.id,
+            label=ed.label,
+            rules_parsed=sum(
+                1 for r in ed.rules.values() if r.kind in ("rule", "subrule") and not r.title_only
+            ),
+            title_only=sum(1 for r in ed.rules.values() if r.title_only),
+            sections=sum(1 for r in ed.rules.values() if r.kind == "section" and not r.title_only),
+            inferred=[r.number for r in ed.rules.values() if r.inferred],
+            duplicates_fixed=by_kind.get("duplicate_fixed", []),
+            gaps=by_kind.get("gap", []),
+            english_paragraphs=[
+                r.number for r in ed.rules.values() if any(p.language == "en" for p in r.paragraphs)
+            ],
+            references=refs,
+            empty_rules=by_kind.get("empty_rule", []),
+            not_rules=[i.message for i in ed.issues if i.kind == "not_rules"],
+            glossary_entries=len(ed.glossary),
+            sources=[
+                {"file": s.file, "original": s.original, "layout": s.layout} for s in ed.sources
+            ],
+        )
+
+
+# --- loading ---------------------------------------------------------------
+
+
+def _manifest_metas(corpus_dir: Path) -> list[EditionMeta]:
+    path = corpus_dir / "editions.toml"
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError as exc:
+        raise DocumentError(f"Manifeste introuvable : {path}", file=str(path)) from exc
+    except tomllib.TOMLDecodeError as exc:
+        raise DocumentError(f"Manifeste illisible : {path} ({exc})", file=str(path)) from exc
+    metas = []
+    for n, entry in enumerate(data.get("edition", []), start=1):
+        try:
+            sources = tuple(
+                SourceFile(s["file"], s.get("original", s["file"]), _layout(s["layout"], path))
+                for s in entry["sources"]
+            )
+            metas.append(
+                EditionMeta(
+                    id=entry["id"],
+                    label=entry["label"],
+                    language=entry["language"],
+                    date=str(entry.get("date", "")),
+                    era=entry.get("era", ""),
+                    numbering=entry["numbering"],
+                    order=int(entry["order"]),
+                    sources=sources,
+                )
+            )
+        except KeyError as exc:
+            raise DocumentError(
+                f"{path} : l'édition n°{n} n'a pas le champ obligatoire {exc}", file=str(path)
+            ) from exc
+    return metas
+
+
+def _layout(value: str, path: Path) -> Layout:
+    if value not in LAYOUTS:
+        raise DocumentError(f"{path} : disposition inconnue « {value} »", file=str(path))
+    return value  # type: ignore[return-value]
+
+
+def parse_edition(meta: EditionMeta, root: Path) -> Edition:
+    docs = []
+    for src in meta.sources:
+        text = read_document(root / src.file)
+        docs.append(parse_text(text, src.file, src.layout))
+    return build_edition(meta, docs)
+
+
+def _fingerprint(entries: list[tuple[EditionMeta, Path]]) -> str:
+    h = hashlib.sha256(_CACHE_VERSION.encode())
+    code = Path(__file__).resolve().parent
+    for py in sorted(code.rglob("*.py")):
+        h.update(py.read_bytes())
+    for meta, root in entries:
+        h.update(repr(meta).encode())
+        for src in meta.sources:
+            h.update((root / src.file).read_bytes())
+    return h.hexdigest()
+
+
+def load_index(
+    corpus_dir: Path | None = None,
+    home: Path | None = None,
+    use_cache: bool = True,
+) -> RuleIndex:
+    """The shipped corpus plus the user's ingested editions."""
+    corpus = corpus_dir or CORPUS_DIR
+    entries = [(m, corpus) for m in _manifest_metas(corpus)]
+    entries += store.stored_editions(home)
+    if not use_cache:
+        return RuleIndex(parse_edition(m, root) for m, root in entries)
+    try:
+        key = _fingerprint(entries)
+    except OSError as exc:
+        raise DocumentError(f"Document illisible : {exc}", file=str(exc.filename)) from exc
+    cache = store.cache_dir(home) / "rules" / f"{key}.pickle"
+    if cache.exists():
+        try:
+            with cache.open("rb") as fh:
+                editions = pickle.load(fh)
+            return RuleIndex(editions)
+        except Exception:  # a corrupt cache is rebuilt, never trusted
+            pass
+    editions = [parse_edition(m, root) for m, root in entries]
+    _write_cache(cache, editions)
+    return RuleIndex(editions)
+
+
+def _write_cache(path: Path, editions: list[Edition]) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        for old in path.parent.glob("*.pickle"):
+            old.unlink(missing_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump(editions, fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # the cache is an optimisation only
+
+
+def number_kind_label(number: str) -> str:
+    return {"chapter": "chapitre", "section": "section", "rule": "règle", "subrule": "sous-règle"}[
+        kind_of(number)
+    ]
