@@ -64,7 +64,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 def cmd_editions(args: argparse.Namespace) -> int:
     index = load_index()
-    rows = [
+    rows: list[dict[str, Any]] = [
         {
             "id": ed.id,
             "label": ed.label,
@@ -74,7 +74,9 @@ def cmd_editions(args: argparse.Namespace) -> int:
             "numbering": ed.numbering,
             "rules": sum(1 for r in ed.rules.values() if not r.title_only),
             "shipped": ed.shipped,
-            "sources": [{"file": s.file, "original": s.original, "layout": s.layout} for s in ed.sources],
+            "sources": [
+                {"file": s.file, "original": s.original, "layout": s.layout} for s in ed.sources
+            ],
         }
         for ed in index.editions
     ]
@@ -170,16 +172,24 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"  ÉCHEC : {rep['error']}")
             continue
         print(f"  {rep['label']}")
-        print(f"  règles analysées : {rep['rules_parsed']} (sections : {rep['sections']}, "
-              f"titres seuls : {rep['title_only']})")
+        print(
+            f"  règles analysées : {rep['rules_parsed']} (sections : {rep['sections']}, "
+            f"titres seuls : {rep['title_only']})"
+        )
         print(f"  numéros déduits : {len(rep['inferred'])} {_short(rep['inferred'])}")
-        print(f"  doublons corrigés : {len(rep['duplicates_fixed'])} {_short(rep['duplicates_fixed'])}")
+        fixed = rep["duplicates_fixed"]
+        print(f"  doublons corrigés : {len(fixed)} {_short(fixed)}")
         print(f"  lacunes : {len(rep['gaps'])} {_short(rep['gaps'])}")
-        print(f"  paragraphes en anglais : {len(rep['english_paragraphs'])} "
-              f"{_short(rep['english_paragraphs'])}")
+        lang = "en anglais" if rep["other_language"] == "en" else "en français"
+        print(
+            f"  paragraphes {lang} : {len(rep['english_paragraphs'])} "
+            f"{_short(rep['english_paragraphs'])}"
+        )
         refs = rep["references"]
-        print(f"  références : {refs['resolved']} présentes, {refs['title_only']} titre seul, "
-              f"{refs['missing']} absentes du corpus")
+        print(
+            f"  références : {refs['resolved']} présentes, {refs['title_only']} titre seul, "
+            f"{refs['missing']} absentes du corpus"
+        )
         if rep["empty_rules"]:
             print(f"  numéros sans texte : {_short(rep['empty_rules'])}")
         for line in rep["not_rules"]:
@@ -209,15 +219,18 @@ def cmd_export(args: argparse.Namespace) -> int:
 def cmd_ingest(args: argparse.Namespace) -> int:
     reserved = frozenset(m.id for m in _manifest_metas(CORPUS_DIR))
     layout = None if args.format == "auto" else args.format
-    result = store.ingest(
-        args.file, args.edition, layout, replace=args.replace, reserved=reserved
-    )
+    result = store.ingest(args.file, args.edition, layout, replace=args.replace, reserved=reserved)
     ed = result.edition
     count = sum(1 for r in ed.rules.values() if not r.title_only)
     if args.json:
         _print_json(
-            {"edition": ed.id, "rules": count, "glossary": len(ed.glossary), "folder": str(result.folder),
-             "replaced": result.replaced}
+            {
+                "edition": ed.id,
+                "rules": count,
+                "glossary": len(ed.glossary),
+                "folder": str(result.folder),
+                "replaced": result.replaced,
+            }
         )
         return 0
     verb = "remplacée" if result.replaced else "importée"

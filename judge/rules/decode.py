@@ -87,8 +87,7 @@ def _check_text(text: str, file: str) -> None:
     controls = len(_CONTROL_RE.findall(text))
     if controls > _CONTROL_SHARE * len(text):
         raise DocumentError(
-            f"Le fichier {_q(file)} n'est pas un document texte "
-            f"(trop de caractères de contrôle).",
+            f"Le fichier {_q(file)} n'est pas un document texte (trop de caractères de contrôle).",
             file,
         )
 

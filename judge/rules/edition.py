@@ -36,7 +36,9 @@ class EditionMeta:
     shipped: bool = True
 
 
-def _merge(docs: list[ParsedDocument]) -> tuple[dict[str, RawRule], dict[str, str], list[ParseIssue]]:
+def _merge(
+    docs: list[ParsedDocument],
+) -> tuple[dict[str, RawRule], dict[str, str], list[ParseIssue]]:
     contents: dict[str, str] = {}
     raw: dict[str, RawRule] = {}
     issues: list[ParseIssue] = []
@@ -147,10 +149,10 @@ def build_edition(meta: EditionMeta, docs: list[ParsedDocument]) -> Edition:
             title_only=not r.paragraphs and r.source is None,
         )
     # References need the finished rule table to know each target's status.
-    for number, rule in rules.items():
-        refs = _references(rule.paragraphs, meta.id, rules)
+    for number, built in rules.items():
+        refs = _references(built.paragraphs, meta.id, rules)
         if refs:
-            rules[number] = replace(rule, references=refs)
+            rules[number] = replace(built, references=refs)
     glossary = tuple(
         replace(g, edition=meta.id, references=_references(g.paragraphs, meta.id, rules))
         for doc in docs
@@ -188,4 +190,4 @@ def _references(
     return tuple(out)
 
 
-__all__ = ["EditionMeta", "build_edition", "GlossaryEntry"]
+__all__ = ["EditionMeta", "GlossaryEntry", "build_edition"]

@@ -14,9 +14,7 @@ def rule_to_dict(index: RuleIndex, rule: Rule) -> dict[str, Any]:
         "edition": rule.edition,
         "rule": rule.number,
         "title": rule.title or (index.breadcrumb(rule)[-2].title if rule.parent else None),
-        "breadcrumb": [
-            {"rule": r.number, "title": r.title} for r in index.breadcrumb(rule)[:-1]
-        ],
+        "breadcrumb": [{"rule": r.number, "title": r.title} for r in index.breadcrumb(rule)[:-1]],
         "text": rule.text,
         "examples": rule.examples,
         "children": list(rule.children),

@@ -51,7 +51,8 @@ class QualityReport:
     inferred: list[str]
     duplicates_fixed: list[str]
     gaps: list[str]
-    english_paragraphs: list[str]  # rule numbers with an English paragraph
+    english_paragraphs: list[str]  # rules with a paragraph not in the edition's language
+    other_language: str  # the language those paragraphs are in
     references: dict[str, int]
     empty_rules: list[str]
     not_rules: list[str]
@@ -91,7 +92,8 @@ class RuleIndex:
             return self.edition(edition).rules.get(num)
         found = [ed.rules[num] for ed in self.editions if num in ed.rules]
         with_text = [r for r in found if not r.title_only]
-        return (with_text or found or [None])[0]
+        best = with_text or found
+        return best[0] if best else None
 
     def lookup(self, number: str, edition: str | None = None) -> Rule:
         """Like `get`, but raises RuleNotFound with the nearest numbers."""
@@ -159,8 +161,11 @@ class RuleIndex:
             duplicates_fixed=by_kind.get("duplicate_fixed", []),
             gaps=by_kind.get("gap", []),
             english_paragraphs=[
-                r.number for r in ed.rules.values() if any(p.language == "en" for p in r.paragraphs)
+                r.number
+                for r in ed.rules.values()
+                if any(p.language != ed.language for p in r.paragraphs)
             ],
+            other_language="fr" if ed.language == "en" else "en",
             references=refs,
             empty_rules=by_kind.get("empty_rule", []),
             not_rules=[i.message for i in ed.issues if i.kind == "not_rules"],
@@ -218,7 +223,9 @@ def parse_edition(meta: EditionMeta, root: Path) -> Edition:
     docs = []
     for src in meta.sources:
         text = read_document(root / src.file)
-        docs.append(parse_text(text, src.file, src.layout))
+        # Ingested documents are named by their original file name in sources.
+        label = src.file if meta.shipped else src.original
+        docs.append(parse_text(text, label, src.layout))
     return build_edition(meta, docs)
 
 

@@ -80,7 +80,7 @@ def parent(number: str) -> str | None:
         return None
     if kind == "section":
         return number[0]
-    section, rule, letters = split(number)
+    section, rule, _letters = split(number)
     if kind == "subrule":
         return f"{section}.{rule}"
     return str(section)

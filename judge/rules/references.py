@@ -68,7 +68,9 @@ def find_citations(text: str) -> Iterator[Citation]:
                 break
             pos = sep.end()
         if targets:
-            yield Citation(text[lead.start() : end], tuple(targets), tuple(titles), lead.start(), end)
+            yield Citation(
+                text[lead.start() : end], tuple(targets), tuple(titles), lead.start(), end
+            )
 
 
 def nearest_title(number: str, rules: Mapping[str, Rule]) -> str | None:

@@ -125,16 +125,20 @@ def ingest(
             "par exemple en-2011-09-30)"
         )
     if eid in reserved:
-        raise StoreError(f"L'édition {eid} est livrée avec le corpus : choisissez un autre identifiant")
+        raise StoreError(
+            f"L'édition {eid} est livrée avec le corpus : choisissez un autre identifiant"
+        )
     root = editions_dir(home)
     final = root / eid
     if final.exists() and not replace:
-        raise StoreError(f"L'édition {eid} existe déjà ({final}) : ajoutez --replace pour la remplacer")
+        raise StoreError(
+            f"L'édition {eid} existe déjà ({final}) : ajoutez --replace pour la remplacer"
+        )
     year = int(doc.date[:4]) if doc.date else 0
     suffix = Path(path.name).suffix or ".txt"
     meta = EditionMeta(
         id=eid,
-        label=f"{path.name} ({doc.date or 'sans date'})",
+        label=f"Règles importées ({doc.date or 'sans date'}, {path.name})",
         language=language,
         date=doc.date or "",
         era=doc.date[:4] if doc.date else "",

@@ -20,7 +20,7 @@ _INLINE_START_RE = re.compile(
     r"(?:^|(?<=[.:;!?»\"”)] ))\d{3}\.\d+[a-z]{0,2}\.? (?=[A-ZÀÂÇÉÈÊÎÔÛ])", re.M
 )
 
-_OFFICIAL_MIN_RULES = 10  # with a title line
+_OFFICIAL_MIN_RULES = 1  # with a title line
 _OFFICIAL_MIN_RULES_UNTITLED = 100
 
 

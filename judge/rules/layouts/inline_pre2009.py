@@ -23,7 +23,8 @@ def parse(text: str, file: str) -> ParsedDocument:
             doc.issues.append(
                 ParseIssue(
                     "not_rules",
-                    f"{file}, ligne {i + 1} hors règles (question ou note) : « {lines[i].strip()[:60]} »",
+                    f"{file}, ligne {i + 1} hors règles (question ou note) : "
+                    f"« {lines[i].strip()[:60]} »",
                     source=Source(file, i + 1),
                 )
             )

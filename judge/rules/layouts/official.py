@@ -75,8 +75,20 @@ def _marker(line: str) -> str:
 _EN_MONTHS = {
     m: i
     for i, m in enumerate(
-        "january february march april may june july august september october november "
-        "december".split(),
+        [
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ],
         start=1,
     )
 }
@@ -181,7 +193,7 @@ def sequence_issues(rules: list[RawRule], file: str) -> list[ParseIssue]:
     return issues
 
 
-class _Builder:
+class RuleBuilder:
     """Accumulates rules in document order, with duplicate numbers renumbered when the
     sequence makes the intended number obvious."""
 
@@ -328,7 +340,7 @@ def parse(text: str, file: str) -> ParsedDocument:
         )
 
     default = detect_language(text[:50000])
-    b = _Builder(file, default)
+    b = RuleBuilder(file, default)
     _parse_rules(lines, rules_start, rules_end, b)
     doc.rules = b.rules
     if glossary_at is not None:
@@ -349,7 +361,7 @@ def parse(text: str, file: str) -> ParsedDocument:
     return doc
 
 
-def _parse_rules(lines: list[str], start: int, end: int, b: _Builder) -> None:
+def _parse_rules(lines: list[str], start: int, end: int, b: RuleBuilder) -> None:
     current: RawRule | None = None
     for i in range(start, end):
         raw = lines[i]
@@ -399,7 +411,7 @@ def _parse_rules(lines: list[str], start: int, end: int, b: _Builder) -> None:
         current.paragraphs.append(b.paragraph(s, line, kind))
 
 
-def _parse_glossary(lines: list[str], start: int, end: int, b: _Builder) -> list[GlossaryEntry]:
+def _parse_glossary(lines: list[str], start: int, end: int, b: RuleBuilder) -> list[GlossaryEntry]:
     """Entries are blocks: the term, then definition lines, then a blank line. An indented
     line after a blank line still belongs to the entry above (2008 continuation style)."""
     blocks: list[list[int]] = []

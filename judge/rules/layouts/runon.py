@@ -11,7 +11,14 @@ import bisect
 import re
 
 from judge.rules.language import detect_language
-from judge.rules.model import Paragraph, ParsedDocument, ParseIssue, RawRule, Source
+from judge.rules.model import (
+    Paragraph,
+    ParagraphKind,
+    ParsedDocument,
+    ParseIssue,
+    RawRule,
+    Source,
+)
 from judge.rules.numbers import kind_of, next_letter, sort_key, split, successors
 
 _MARKER = re.compile(
@@ -94,14 +101,14 @@ def split_rules(body: str, file: str, first_line: int, doc: ParsedDocument) -> N
         if kind == "section":
             doc.rules.append(RawRule(number, title=_clean(chunk).rstrip(" :"), source=src))
             continue
-        rule = RawRule(number, source=src)
+        raw = RawRule(number, source=src)
         parts = _EXAMPLE_SPLIT.split(" " + chunk)
         for n, part in enumerate(parts):
             text = _clean(part)
             if text:
-                kind_p = "example" if n > 0 else "text"
-                rule.paragraphs.append(Paragraph(text, detect_language(text), src, kind_p))
-        if not rule.paragraphs:
+                kind_p: ParagraphKind = "example" if n > 0 else "text"
+                raw.paragraphs.append(Paragraph(text, detect_language(text), src, kind_p))
+        if not raw.paragraphs:
             doc.issues.append(
                 ParseIssue(
                     "empty_rule",
@@ -110,4 +117,4 @@ def split_rules(body: str, file: str, first_line: int, doc: ParsedDocument) -> N
                     source=src,
                 )
             )
-        doc.rules.append(rule)
+        doc.rules.append(raw)

@@ -32,7 +32,8 @@ def parse(text: str, file: str) -> ParsedDocument:
             doc.issues.append(
                 ParseIssue(
                     "not_rules",
-                    f"{file}, ligne {i + 1} hors règles (titre de page) : « {lines[i].strip()[:60]} »",
+                    f"{file}, ligne {i + 1} hors règles (titre de page) : "
+                    f"« {lines[i].strip()[:60]} »",
                     source=Source(file, i + 1),
                 )
             )
@@ -78,9 +79,7 @@ def parse(text: str, file: str) -> ParsedDocument:
             )
         ex = EXAMPLE.match(line)
         if ex and current is not None:
-            current.paragraphs.append(
-                Paragraph(line, detect_language(line), src, kind="example")
-            )
+            current.paragraphs.append(Paragraph(line, detect_language(line), src, kind="example"))
             continue
         num = _NUMBERED.match(line)
         if num and num.group(1).startswith(section + "."):

@@ -1,0 +1,79 @@
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from judge.cli import main
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    status = main(list(argv))
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_rule_json_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "rule", "704.7", "--json")
+    assert status == 0
+    data = json.loads(out)
+    assert data["edition"] == "fr-2024" and data["rule"] == "704.7"
+    assert data["title"] == "Actions basées sur un état"
+    assert data["text"].startswith("Si plusieurs actions basées sur un état")
+    assert len(data["examples"]) == 1 and "Miroir de la liche" in data["examples"][0]
+    assert data["children"] == []
+    assert {"rule": "704.5a", "edition": "fr-2024", "status": "resolved"}.items() <= data[
+        "references"
+    ][0].items()
+    assert data["language"] == "fr"
+    assert data["source"]["file"].endswith("704-actions-basees-sur-un-etat.txt")
+    assert data["source"]["line"] == 193  # grep -n "Si plusieurs actions"
+
+
+def test_rule_default_is_newest_edition_with_text(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "rule", "118.1d", "--json")
+    assert json.loads(out)["edition"] == "fr-2011"
+    _, out, _ = run(capsys, "rule", "420.5E")
+    assert out.startswith("[fr-pre2009]") and "règle des légendes" in out
+
+
+def test_rule_text_output(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "rule", "704.5")
+    assert status == 0
+    assert "Sous-règles :" in out and "704.5y" in out
+    status, out, _ = run(capsys, "rule", "704.3")
+    assert "117 « Timing et priorité » (titre seul)" in out
+    assert "numéro déduit" in out
+
+
+def test_unknown_rule_exits_1_with_nearest(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = run(capsys, "rule", "704.5z", "--edition", "fr-2024")
+    assert status == 1 and out == ""
+    assert "introuvable" in err and "704.5y" in err
+
+
+def test_unknown_edition_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _, err = run(capsys, "rule", "704.5g", "--edition", "fr-1999")
+    assert status == 2 and "Édition inconnue" in err
+
+
+def test_check_reports_each_edition(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "check", "--json")
+    assert status == 0
+    reports = {r["edition"]: r for r in json.loads(out)}
+    assert reports["fr-2011"]["duplicates_fixed"] == ["118.1d"]
+    assert reports["fr-pre2009"]["gaps"] == ["420.1"]
+    assert len(reports["fr-2024"]["english_paragraphs"]) == 10
+    assert reports["fr-2024"]["inferred"][:3] == ["301.1", "301.2", "301.3"]
+    status, out, _ = run(capsys, "check")
+    assert "lacunes : 1 (420.1)" in out
+
+
+def test_editions_and_export(capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "editions", "--json")
+    ids = [e["id"] for e in json.loads(out)]
+    assert ids == ["fr-2024", "fr-2011", "fr-pre2009"]
+    status, out, _ = run(capsys, "export", "--edition", "fr-pre2009")
+    rows = json.loads(out)
+    assert {"408.1i", "420.5k"} <= {r.get("rule") for r in rows}
+    assert all("cited_by" in r for r in rows if r["kind"] != "glossary")

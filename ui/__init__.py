@@ -1,0 +1,1 @@
+"""The Streamlit app (`streamlit run ui/app.py`): thin pages over the `judge` library."""

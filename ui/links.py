@@ -1,0 +1,118 @@
+"""Every link between pages, and every deep link, is built here.
+
+Pages are addressed by their script (relative to ui/app.py) and carry their state in the query
+string, so any view can be shared: `?regle=704.5g&edition=fr-2024` opens a rule (on any page,
+including the root), `recherche?q=contact+mortel`, `comparer?regle=704&de=fr-2011&vers=fr-2024`,
+`bac-a-sable?plateau=704.8-persistance`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from urllib.parse import urlencode, urlsplit, urlunsplit
+
+import streamlit as st
+
+from ui.render import md
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    script: str  # relative to ui/app.py
+    url_path: str
+    title: str
+    icon: str
+
+
+RECHERCHE = PageSpec("views/recherche.py", "recherche", "Recherche", ":material/search:")
+REGLE = PageSpec("views/regle.py", "regle", "Règle", ":material/gavel:")
+COMPARER = PageSpec("views/comparer.py", "comparer", "Comparer", ":material/compare_arrows:")
+BAC_A_SABLE = PageSpec("views/bac_a_sable.py", "bac-a-sable", "Bac à sable", ":material/casino:")
+CORPUS = PageSpec("views/corpus.py", "corpus", "Corpus", ":material/library_books:")
+PAGES = (RECHERCHE, REGLE, COMPARER, BAC_A_SABLE, CORPUS)
+
+# Query-string keys.
+RULE = "regle"
+EDITION = "edition"
+QUERY = "q"
+EDITIONS = "editions"
+FROM = "de"
+TO = "vers"
+BOARD = "plateau"
+
+
+def rule_params(number: str, edition: str | None = None) -> dict[str, str]:
+    params = {RULE: number}
+    if edition:
+        params[EDITION] = edition
+    return params
+
+
+def search_params(query: str, editions: list[str] | None = None) -> dict[str, str]:
+    params = {QUERY: query}
+    if editions:
+        params[EDITIONS] = ",".join(editions)
+    return params
+
+
+def compare_params(number: str, from_edition: str, to_edition: str) -> dict[str, str]:
+    return {RULE: number, FROM: from_edition, TO: to_edition}
+
+
+def board_params(name: str) -> dict[str, str]:
+    return {BOARD: name}
+
+
+def app_root(current_url: str | None) -> str:
+    """The app's root URL (scheme, host and base path) from the URL of the current page."""
+    if not current_url:
+        return ""
+    parts = urlsplit(current_url)
+    path = parts.path.rstrip("/")
+    for page in PAGES:
+        if path == f"/{page.url_path}" or path.endswith(f"/{page.url_path}"):
+            path = path[: -len(page.url_path) - 1]
+            break
+    return urlunsplit((parts.scheme, parts.netloc, path + "/", "", ""))
+
+
+def share_url(params: Mapping[str, str], page: PageSpec | None = None) -> str:
+    """An absolute link to share; relative (`?regle=…`) when the app's URL is unknown."""
+    root = app_root(st.context.url)
+    where = page.url_path if page else ""
+    return f"{root}{where}?{urlencode(params)}"
+
+
+def rule_url(number: str, edition: str | None = None) -> str:
+    """The deep link to a rule: the app's root with `?regle=…&edition=…`."""
+    return share_url(rule_params(number, edition))
+
+
+def page_link(
+    page: PageSpec,
+    label: str,
+    params: Mapping[str, str] | None = None,
+    help: str | None = None,
+    icon: str | None = None,
+    key_safe_label: bool = False,
+) -> None:
+    """A link to `page`. `label` and `help` are escaped unless `key_safe_label` (our own text)."""
+    st.page_link(
+        page.script,
+        label=label if key_safe_label else md(label),
+        help=md(help) if help else "",
+        icon=icon if icon is not None else "",
+        query_params=dict(params) if params else {},
+    )
+
+
+def rule_link(
+    number: str,
+    edition: str | None,
+    label: str | None = None,
+    help: str | None = None,
+    icon: str | None = None,
+) -> None:
+    """A link that opens the rule page on `number` in `edition`."""
+    page_link(REGLE, label or number, rule_params(number, edition), help=help, icon=icon)
