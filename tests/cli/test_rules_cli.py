@@ -71,9 +71,11 @@ def test_check_reports_each_edition(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_editions_and_export(capsys: pytest.CaptureFixture[str]) -> None:
     status, out, _ = run(capsys, "editions", "--json")
+    assert status == 0
     ids = [e["id"] for e in json.loads(out)]
     assert ids == ["fr-2024", "fr-2011", "fr-pre2009"]
     status, out, _ = run(capsys, "export", "--edition", "fr-pre2009")
+    assert status == 0
     rows = json.loads(out)
     assert {"408.1i", "420.5k"} <= {r.get("rule") for r in rows}
     assert all("cited_by" in r for r in rows if r["kind"] != "glossary")
