@@ -98,6 +98,7 @@ BAD_INPUTS = {
     "binaire.bin": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(range(256)) * 4,
     "sans-regles.txt": "Un simple texte.\nSans aucune règle numérotée.\n".encode(),
     "tronque.txt": MINI.split("704.1.")[0].encode(),
+    "coupe.txt": MINI.split("704.5aa")[0].encode(),
     "encodage.txt": b"\xff\xfe\x00\xd8\x00\xd8 bad surrogates" * 3,
 }
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import replace
 
 from bs4 import BeautifulSoup
 from bs4.element import (
@@ -29,7 +30,8 @@ from bs4.element import (
 
 from judge.rules import numbers
 from judge.rules.errors import DocumentError
-from judge.rules.language import detect_language
+from judge.rules.language import Lang, detect_language
+from judge.rules.layouts import official
 from judge.rules.layouts.official import (
     CONTENTS_RE,
     EXAMPLE_RE,
@@ -157,11 +159,15 @@ def _is_chrome(tag: Tag) -> bool:
     return bool(marks.strip()) and bool(_CHROME_WORDS_RE.search(marks.replace("_", " ")))
 
 
-def _number_from_id(tag: Tag) -> str | None:
+def _number_from_id(tag: Tag, *, sections: bool = False) -> str | None:
+    """A rule number written in the tag's id/name. Bare section numbers (`id="s704"`) are
+    taken only for headings: on a paragraph, `id="p123"` is more likely a counter."""
     for name in ("id", "name"):
         m = _ID_RE.search(_attr(tag, name).lower())
         if m:
             section, rule, letters = m.groups()
+            if rule is None and not sections:
+                continue
             text = section if rule is None else f"{section}.{rule}{letters}"
             number = numbers.canonical(text)
             if number is not None:
@@ -224,9 +230,9 @@ def _toc_link_text(nodes: list[PageElement]) -> str | None:
 
 
 class _Page:
-    def __init__(self, file: str, default_lang: str) -> None:
+    def __init__(self, file: str, default_lang: Lang) -> None:
         self.file = file
-        self.b = RuleBuilder(file, "en" if default_lang == "en" else "fr")
+        self.b = RuleBuilder(file, default_lang)
         self.contents: dict[str, str] = {}
         self.mode = "before"  # before | rules | glossary | after
         self.section: str | None = None
@@ -271,12 +277,57 @@ class _Page:
                 self.nodes(tag.children, tag)
         elif name == "dl" and self.mode == "glossary":
             self.definition_list(tag)
+        elif name == "pre":
+            self.preformatted(tag)
         elif name == "tr":
             cells = [c for c in tag.find_all(["td", "th"], recursive=False)]
             text = " ".join(_clean(_text_of(c.children)) for c in cells)
             self.text_block(_clean(text), tag.sourceline or 1, None, None, [tag])
         else:
             self.nodes(tag.children, tag)
+
+    def preformatted(self, pre: Tag) -> None:
+        """`<pre>`: line breaks matter. A whole official text saved as a page (the .txt opened
+        in a browser) goes to the official parser; otherwise each line is a block."""
+        raw = _text_of(pre.children)
+        first_line = pre.sourceline or 1
+        try:
+            inner = official.parse(raw, self.file)
+        except DocumentError:
+            inner = None
+        if inner is not None and len(inner.rules) > 1:
+            self.merge(inner, first_line - 1)
+            return
+        for offset, line_text in enumerate(raw.split("\n")):
+            text = _clean(line_text)
+            if text:
+                self.text_block(text, first_line + offset, None, None, [])
+
+    def merge(self, inner: ParsedDocument, shift: int) -> None:
+        """Take the rules, glossary and contents of a document parsed from a `<pre>`."""
+
+        def moved(p: Paragraph) -> Paragraph:
+            return replace(p, source=Source(self.file, p.source.line + shift))
+
+        for rule in inner.rules:
+            line = (rule.source.line if rule.source else 1) + shift
+            target = self.open(rule.number, line, rule.title)
+            if target is not None:
+                paras = [moved(p) for p in rule.paragraphs]
+                target.paragraphs.extend(paras)
+                self.b.all_paragraphs.extend(paras)
+        for entry in inner.glossary:
+            paras = [moved(p) for p in entry.paragraphs]
+            self.glossary.append((entry.term, entry.source.line + shift, paras))
+            self.b.all_paragraphs.extend(paras)
+        for number, title in inner.contents.items():
+            self.contents.setdefault(number, title)
+        self.b.issues.extend(
+            replace(i, source=Source(self.file, i.source.line + shift) if i.source else None)
+            for i in inner.issues
+            if i.kind != "gap"  # recomputed over the whole page
+        )
+        self.mode = "after" if inner.glossary else "rules"
 
     def _holds_numbered_heading(self, tag: Tag) -> bool:
         for h in tag.find_all(list(_HEADINGS)):
@@ -333,7 +384,7 @@ class _Page:
         text = _clean(_text_of(tag.children))
         line = tag.sourceline or 1
         if not text:
-            number = _number_from_id(tag)
+            number = _number_from_id(tag, sections=True)
             if number:
                 self.pending = number
             return
@@ -348,7 +399,7 @@ class _Page:
         number = numbers.canonical(m.group(1)) if m else None
         rest = (m.group(2) or "").strip() if m else text
         if number is None:
-            number = _number_from_id(tag)
+            number = _number_from_id(tag, sections=True)
             rest = text
         if number is None:
             if self.mode == "glossary":
@@ -371,8 +422,17 @@ class _Page:
         lead: str | None,
         nodes: list[PageElement],
     ) -> None:
-        if self.mode == "after" or _toc_link_text(nodes) is not None:
+        if not text or self.mode == "after" or _toc_link_text(nodes) is not None:
             return
+        if self.mode in ("rules", "glossary"):
+            # A "Glossaire" / "Crédits" title written as a paragraph, not a heading.
+            mark = text.lower().rstrip(" :")
+            if mark in _GLOSSARY_MARKERS:
+                self.mode = "glossary"
+                return
+            if mark in _END_MARKERS:
+                self.mode = "after"
+                return
         if self.mode == "glossary":
             self.glossary_block(text, line, nodes)
             return

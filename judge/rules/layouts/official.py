@@ -332,6 +332,17 @@ def parse(text: str, file: str) -> ParsedDocument:
         if mark in _END_MARKERS:
             rules_end = i
             break
+    announced = contents_from is not None and any(
+        _marker(lines[i]) in _GLOSSARY_MARKERS for i in range(contents_from, rules_start)
+    )
+    if announced and glossary_at is None:
+        # The contents promise a glossary: its absence means the file was cut short.
+        raise DocumentError(
+            f"Le fichier « {file} » semble tronqué : le sommaire annonce un glossaire, "
+            f"absent après les règles (le texte s'arrête ligne {len(lines)}).",
+            file,
+            len(lines),
+        )
     glossary_end = len(lines)
     if glossary_at is not None:
         glossary_end = next(
