@@ -407,7 +407,9 @@ class _Reader:
         self.warnings = warnings
 
     def fail(self, name: str, problem: str) -> BoardError:
-        return BoardError(f"{self.where} : champ « {name} » : {problem}", field=name, obj=self.where)
+        return BoardError(
+            f"{self.where} : champ « {name} » : {problem}", field=name, obj=self.where
+        )
 
     def unknown(self, known: Iterable[str]) -> None:
         known_set = set(known)
@@ -480,7 +482,7 @@ class _Reader:
             out.append(item.strip().lower() if lower else item.strip())
         return tuple(out)
 
-    def counts(self, name: str) -> dict[str, int]:
+    def counts(self, name: str, keep_zero: bool = False) -> dict[str, int]:
         value = self.data.get(name)
         if value is None:
             return {}
@@ -494,7 +496,7 @@ class _Reader:
                 )
             if n < 0:
                 raise self.fail(name, f"« {key} » : nombre négatif interdit ({n})")
-            if n:
+            if n or keep_zero:
                 out[str(key)] = n
         return out
 
@@ -551,9 +553,7 @@ def _read_player(item: Mapping[str, Any], where: str, warnings: list[str], varia
             permanents_to_library=rr.boolean("permanents_to_library"),
         )
     elif raw is not None and raw is not False:
-        raise r.fail(
-            "loss_replacement", f"une chaîne ou un objet attendu, reçu {_type_name(raw)}"
-        )
+        raise r.fail("loss_replacement", f"une chaîne ou un objet attendu, reçu {_type_name(raw)}")
     return Player(
         name=r.string("name", required=True),
         life=r.integer("life", default=40 if variant == "commander" else 20),
@@ -626,7 +626,9 @@ def _read_permanent(item: Mapping[str, Any], where: str, warnings: list[str]) ->
     types = frozenset(r.words("types"))
     for t in types:
         if t not in CARD_TYPES:
-            warnings.append(f"{where} : type « {t} » inconnu (types : {', '.join(sorted(CARD_TYPES))})")
+            warnings.append(
+                f"{where} : type « {t} » inconnu (types : {', '.join(sorted(CARD_TYPES))})"
+            )
     supertypes = frozenset(r.words("supertypes"))
     for s in supertypes:
         if s not in SUPERTYPES:
@@ -638,7 +640,9 @@ def _read_permanent(item: Mapping[str, Any], where: str, warnings: list[str]) ->
     enchant = frozenset(r.words("enchant"))
     for e in enchant:
         if e not in ENCHANT_WORDS:
-            raise r.fail("enchant", f"« {e} » inconnu (valeurs : {', '.join(sorted(ENCHANT_WORDS))})")
+            raise r.fail(
+                "enchant", f"« {e} » inconnu (valeurs : {', '.join(sorted(ENCHANT_WORDS))})"
+            )
     if "Aura" in subtypes and not enchant:
         raise r.fail("enchant", "obligatoire pour une Aura (ce qu'elle peut enchanter)")
     colors = frozenset(r.words("colors"))
@@ -667,7 +671,7 @@ def _read_permanent(item: Mapping[str, Any], where: str, warnings: list[str]) ->
         damage=r.integer("damage", default=0, minimum=0),
         deathtouch_damage=r.integer("deathtouch_damage", default=0, minimum=0),
         counters=r.counts("counters"),
-        max_counters=r.counts("max_counters"),
+        max_counters=r.counts("max_counters", keep_zero=True),
         indestructible=r.boolean("indestructible"),
         regeneration_shields=r.integer("regeneration_shields", default=0, minimum=0),
         token=r.boolean("token"),
@@ -729,8 +733,8 @@ def _read_choices(
         rule = r.string("rule", required=True)
         if rule not in CHOICE_FIELDS:
             raise r.fail(
-                "rule", f"« {rule} » : pas de choix pour cette règle (règles : "
-                f"{', '.join(CHOICE_FIELDS)})"
+                "rule",
+                f"« {rule} » : pas de choix pour cette règle (règles : {', '.join(CHOICE_FIELDS)})",
             )
         r.unknown(("rule", "player", *CHOICE_FIELDS[rule]))
         if rule == "704.5j":
@@ -848,7 +852,9 @@ def load_board(data: object) -> LoadedBoard:
         for fname, who in (("controller", perm.controller), ("owner", perm.owner)):
             if who not in names:
                 raise BoardError(
-                    f"{where} : champ « {fname} » : joueur « {who} » inconnu", field=fname, obj=where
+                    f"{where} : champ « {fname} » : joueur « {who} » inconnu",
+                    field=fname,
+                    obj=where,
                 )
         if perm.protector is not None and perm.protector not in names:
             raise BoardError(
@@ -871,18 +877,26 @@ def load_board(data: object) -> LoadedBoard:
         others.append(obj)
 
     perm_ids = {p.id: p for p in permanents}
-    for p in permanents:
-        where = wheres[p.id]
-        if p.attached_to is not None and p.attached_to not in ids and p.attached_to not in names:
+    for perm in permanents:
+        where = wheres[perm.id]
+        if (
+            perm.attached_to is not None
+            and perm.attached_to not in ids
+            and perm.attached_to not in names
+        ):
             raise BoardError(
-                f"{where} : champ « attached_to » : « {p.attached_to} » n'existe pas "
+                f"{where} : champ « attached_to » : « {perm.attached_to} » n'existe pas "
                 f"(ni permanent, ni objet, ni joueur)",
                 field="attached_to",
                 obj=where,
             )
-        if p.attacking is not None and p.attacking not in names and p.attacking not in perm_ids:
+        if (
+            perm.attacking is not None
+            and perm.attacking not in names
+            and perm.attacking not in perm_ids
+        ):
             raise BoardError(
-                f"{where} : champ « attacking » : « {p.attacking} » n'est ni un joueur ni un "
+                f"{where} : champ « attacking » : « {perm.attacking} » n'est ni un joueur ni un "
                 f"permanent",
                 field="attacking",
                 obj=where,
@@ -1075,7 +1089,16 @@ _BOOL_FIELDS = frozenset(
     }
 )
 _LIST_FIELDS = frozenset(
-    {"types", "supertypes", "subtypes", "keywords", "colors", "protection_from", "enchant", "members"}
+    {
+        "types",
+        "supertypes",
+        "subtypes",
+        "keywords",
+        "colors",
+        "protection_from",
+        "enchant",
+        "members",
+    }
 )
 _MAP_FIELDS = frozenset({"counters", "max_counters", "commander_damage"})
 _PT = re.compile(r"^(-?\d+)/(-?\d+)$")

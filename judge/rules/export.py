@@ -6,6 +6,7 @@ from typing import Any
 
 from judge.rules.index import RuleIndex
 from judge.rules.model import GlossaryEntry, Rule
+from judge.rules.references import nearest_title
 
 
 def rule_to_dict(index: RuleIndex, rule: Rule) -> dict[str, Any]:
@@ -13,7 +14,8 @@ def rule_to_dict(index: RuleIndex, rule: Rule) -> dict[str, Any]:
         "kind": rule.kind,
         "edition": rule.edition,
         "rule": rule.number,
-        "title": rule.title or (index.breadcrumb(rule)[-2].title if rule.parent else None),
+        # A sub-rule has no title of its own: it takes its section's.
+        "title": nearest_title(rule.number, index.edition(rule.edition).rules),
         "breadcrumb": [{"rule": r.number, "title": r.title} for r in index.breadcrumb(rule)[:-1]],
         "text": rule.text,
         "examples": rule.examples,

@@ -298,3 +298,29 @@ def terms(text: str, language: AnalyzerLanguage) -> list[str]:
 def words(text: str) -> list[str]:
     """Folded surface words of `text` (no stop list, no stemming), for the typo corrector."""
     return [w for w in (fold_token(m.group(0)) for m in TOKEN_RE.finditer(text)) if w]
+
+
+
+def _strip_clitics(folded: str, language: AnalyzerLanguage) -> str:
+    if "'" not in folded:
+        return folded
+    if language == "fr":
+        head, _, rest = folded.partition("'")
+        folded = rest if head in FRENCH_ELISIONS and rest else folded
+    elif folded.endswith("'s"):
+        folded = folded[:-2]
+    return folded.replace("'", "")
+
+
+def word_key(word: str, language: AnalyzerLanguage) -> str:
+    """The stemmed form of one word with the stop list *not* applied: glossary phrases are
+    matched on these, so `zone en jeu` keeps its `en` and `in play` its `in`."""
+    folded = _strip_clitics(fold_token(word), language)
+    if not folded:
+        return ""
+    return stem_french(folded) if language == "fr" else stem_english(folded)
+
+
+def is_stop_word(word: str, language: AnalyzerLanguage) -> bool:
+    stops = FRENCH_STOP_WORDS if language == "fr" else ENGLISH_STOP_WORDS
+    return _strip_clitics(fold_token(word), language) in stops
