@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from judge.rules import store
+from judge.rules.concordance import counterparts_for, method_label, reference_counterpart
 from judge.rules.errors import JudgeError
 from judge.rules.export import export_edition, rule_to_dict
 from judge.rules.index import (
@@ -123,7 +124,25 @@ def format_rule(index: RuleIndex, rule: Rule) -> str:
         lines.append("Références :")
         for ref in rule.references:
             title = f" « {ref.title} »" if ref.title else ""
-            lines.append(f"  {ref.target}{title} ({STATUS_FR[ref.status]})")
+            today = ""
+            if ref.status != "resolved":
+                link = reference_counterpart(index, ref)
+                if link is not None:
+                    today = f" → {link.to_edition} {link.to_rule}"
+            lines.append(f"  {ref.target}{title} ({STATUS_FR[ref.status]}){today}")
+    links = counterparts_for(index, rule)
+    if links:
+        lines.append("")
+        lines.append("Dans les autres éditions :")
+        for link in links:
+            other = index.edition(link.to_edition).rules.get(link.to_rule)
+            title = f" « {other.title} »" if other is not None and other.title else ""
+            flags = " (approché)" if link.approximate else ""
+            moved = " (renuméroté)" if link.moved else ""
+            lines.append(
+                f"  {link.to_edition} {link.to_rule}{title}{moved} — "
+                f"{method_label(link.method)}, confiance {link.confidence:.2f}{flags}"
+            )
     citers = index.cited_by(rule)
     if citers:
         lines.append("")
@@ -143,7 +162,13 @@ def cmd_rule(args: argparse.Namespace) -> int:
         print(exc.message, file=sys.stderr)
         return 1
     if args.json:
-        _print_json(rule_to_dict(index, rule))
+        data = rule_to_dict(index, rule)
+        data["counterparts"] = [link.to_dict() for link in counterparts_for(index, rule)]
+        # Where a citation missing from this edition lands in the current one.
+        for ref, item in zip(rule.references, data["references"], strict=True):
+            link = reference_counterpart(index, ref) if ref.status != "resolved" else None
+            item["counterpart"] = link.to_dict() if link else None
+        _print_json(data)
     else:
         print(format_rule(index, rule))
     return 0

@@ -45,7 +45,8 @@ def _merge(
     for doc in docs:
         for number, title in doc.contents.items():
             contents.setdefault(number, title)
-        issues.extend(doc.issues)
+        # Gaps are computed once for the whole edition (below), not per document.
+        issues.extend(i for i in doc.issues if i.kind != "gap")
         for rule in doc.rules:
             known = raw.get(rule.number)
             if known is None:

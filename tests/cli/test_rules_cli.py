@@ -79,3 +79,19 @@ def test_editions_and_export(capsys: pytest.CaptureFixture[str]) -> None:
     rows = json.loads(out)
     assert {"408.1i", "420.5k"} <= {r.get("rule") for r in rows}
     assert all("cited_by" in r for r in rows if r["kind"] != "glossary")
+
+
+def test_rule_lists_counterparts_and_old_references_today(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    _, out, _ = run(capsys, "rule", "420.5e", "--edition", "fr-pre2009")
+    assert "Dans les autres éditions :" in out and "fr-2024 704.5j" in out
+    _, out, _ = run(capsys, "rule", "420.3", "--edition", "fr-pre2009", "--json")
+    data = json.loads(out)
+    by_target = {r["rule"]: r for r in data["references"]}
+    assert by_target["314"]["status"] == "missing"
+    assert by_target["314"]["counterpart"]["to"] == {"edition": "fr-2024", "rule": "514"}
+    assert by_target["408"]["counterpart"] is None  # present in its own edition
+    assert {"edition": "fr-2024", "rule": "704.3"} in [c["to"] for c in data["counterparts"]]
+    _, out, _ = run(capsys, "rule", "118.2", "--edition", "fr-2011")
+    assert "119.3 « Blessures » (absente du corpus) → fr-2024 120.3" in out

@@ -1,0 +1,118 @@
+"""`judge compare RULE --from EDITION --to EDITION [--json]`: a rule against its counterpart.
+
+Prints both texts, the word diff marked for a terminal ([-supprimé-] {+ajouté+}
+[~408 → 117~] for a renvoi renuméroté), the summary of a known change, the method and the
+confidence of the concordance. A rule missing from an edition, or without a counterpart,
+gives a French message on stderr and exit status 1."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from judge.rules.concordance import (
+    Comparison,
+    ComparisonError,
+    compare,
+    method_label,
+)
+from judge.rules.index import load_index
+
+MARKERS: dict[str, tuple[str, str]] = {
+    "delete": ("[-", "-]"),
+    "insert": ("{+", "+}"),
+    "renumbered": ("[~", "~]"),
+}
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser(
+        "compare",
+        help="comparer une règle d'une édition à l'autre",
+        description="Compare une règle avec son équivalent dans une autre édition : les deux "
+        "textes, les différences mot à mot ([-supprimé-] {+ajouté+}, [~ancien → nouveau~] pour "
+        "un renvoi renuméroté), le résumé d'un changement connu, la méthode et la confiance de "
+        "la concordance.",
+    )
+    p.add_argument("number", metavar="REGLE", help="numéro de la règle, ex. 420.5e")
+    p.add_argument(
+        "--from", dest="from_edition", required=True, metavar="EDITION", help="édition de départ"
+    )
+    p.add_argument(
+        "--to", dest="to_edition", required=True, metavar="EDITION", help="édition d'arrivée"
+    )
+    p.add_argument("--json", action="store_true", help="sortie JSON")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    index = load_index()
+    try:
+        comparison = compare(index, args.number, args.from_edition, args.to_edition)
+    except ComparisonError as exc:
+        print(exc.message, file=sys.stderr)
+        return 1
+    if args.json:
+        json.dump(comparison.to_dict(), sys.stdout, ensure_ascii=False, indent=2)
+        sys.stdout.write("\n")
+    else:
+        print(format_comparison(comparison))
+    return 0
+
+
+def render_diff(diff: tuple[tuple[str, str], ...] | list[tuple[str, str]]) -> str:
+    """The diff as one text, changes marked; spaces stay outside the markers."""
+    out = []
+    for op, text in diff:
+        if op not in MARKERS:
+            out.append(text)
+            continue
+        core = text.rstrip()
+        space = text[len(core) :]
+        if not core:
+            out.append(text)
+            continue
+        start, end = MARKERS[op]
+        previous = out[-1][-1:] if out else ""
+        if previous.isalnum() and core[0].isalnum():
+            out.append(" ")  # a marked word stays apart from the word before it
+        out.append(f"{start}{core}{end}{space}")
+    return "".join(out).rstrip()
+
+
+def format_comparison(c: Comparison) -> str:
+    link = c.link
+    moved = "numéro changé" if link.moved else "même numéro"
+    via = f", par {', '.join(link.via)}" if link.via else ""
+    lines = [
+        f"{c.old.edition} {c.old.number}  →  {c.new.edition} {c.new.number}",
+        f"Concordance : {method_label(link.method)} ({link.method}), confiance "
+        f"{link.confidence:.2f}, {moved}{via}",
+        "",
+        f"[{c.old.edition}] {c.old.number}",
+        _text(c.old.text, c.old.title),
+        "",
+        f"[{c.new.edition}] {c.new.number}",
+        _text(c.new.text, c.new.title),
+        "",
+    ]
+    if c.languages[0] != c.languages[1]:
+        lines.append(
+            f"Textes en deux langues ({c.languages[0]} / {c.languages[1]}) : les différences "
+            "ci-dessous montrent surtout la traduction."
+        )
+    if c.changed:
+        lines.append("Différences mot à mot ([-supprimé-] {+ajouté+} [~renvoi renuméroté~]) :")
+        lines.append(render_diff(c.diff))
+    else:
+        lines.append("Différences : aucune (textes identiques).")
+    lines.append("")
+    lines.append(f"Résumé : {c.summary}" if c.summary else "Résumé : aucun changement répertorié.")
+    return "\n".join(lines)
+
+
+def _text(text: str, title: str | None) -> str:
+    if text.strip():
+        return text
+    return f"{title or ''} (titre seul : texte absent du corpus)"
