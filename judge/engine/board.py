@@ -15,6 +15,7 @@ import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Literal, TypeAlias, get_args
 
 from judge.rules.errors import JudgeError
@@ -100,7 +101,7 @@ class BoardError(JudgeError):
 # --- the state ---------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class LossReplacement:
     """A "if you would lose the game, instead …" effect (Lich's Mirror)."""
 
@@ -110,7 +111,7 @@ class LossReplacement:
     permanents_to_library: bool = False  # the player's permanents are shuffled into the library
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Player:
     name: PlayerName
     life: int = 20
@@ -122,7 +123,7 @@ class Player:
     lost: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Team:
     name: str
     members: tuple[PlayerName, ...]
@@ -130,7 +131,7 @@ class Team:
     poison: int = 0
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Permanent:
     id: ObjectId
     name: str
@@ -183,7 +184,7 @@ class Permanent:
         return self.counters.get(kind, 0)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class OtherObject:
     """An object outside the battlefield (a card, a token, a copy, a dungeon)."""
 
@@ -201,7 +202,7 @@ class OtherObject:
     trigger_on_stack: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StackItem:
     source: ObjectId
     ability: str
@@ -242,7 +243,7 @@ class LoadedBoard:
 # --- what checks return -------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One state-based action found to apply (`note=False`) or a "why not" (`note=True`).
 
@@ -261,7 +262,7 @@ class Finding:
     value: str | None = None  # choose_protector / choose_sector: the chosen value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChoiceNeeded:
     """A decision the board does not state: the engine stops and reports it."""
 
@@ -311,17 +312,23 @@ class Snapshot:
         self.attached: list[Permanent] = []  # attached to something, or an Aura
         self.sagas: list[Permanent] = []
         self.roles: list[Permanent] = []
+        self.low_toughness: list[Permanent] = []  # creatures with toughness 0 or less
+        self.damaged: list[Permanent] = []  # creatures with damage or deathtouch damage
         self.with_counters: list[Permanent] = []
         self.with_max_counters: list[Permanent] = []
         self.space_sculptors: list[Permanent] = []
-        self.attacked: set[str] = set()
+        self.attacked: dict[str, list[str]] = {}  # battle or player -> attacking creatures
         for p in board.permanents:
             self.permanents[p.id] = p
             types = p.types
             if "creature" in types:
                 self.creatures.append(p)
                 if p.attacking is not None:
-                    self.attacked.add(p.attacking)
+                    self.attacked.setdefault(p.attacking, []).append(p.id)
+                if p.toughness is not None and p.toughness <= 0:
+                    self.low_toughness.append(p)
+                if p.damage or p.deathtouch_damage:
+                    self.damaged.append(p)
             if "planeswalker" in types:
                 self.planeswalkers.append(p)
             if "battle" in types:
@@ -373,6 +380,19 @@ class Snapshot:
 
 
 # --- loading --------------------------------------------------------------------
+
+
+_FROZEN: dict[tuple[str, ...], frozenset[str]] = {}
+_EMPTY_COUNTS: Mapping[str, int] = MappingProxyType({})
+
+
+def _frozen(words: Iterable[str]) -> frozenset[str]:
+    """One shared frozenset per distinct set of words (boards repeat the same few sets)."""
+    key = tuple(sorted(set(words)))
+    found = _FROZEN.get(key)
+    if found is None:
+        found = _FROZEN.setdefault(key, frozenset(key)) if len(_FROZEN) < 4096 else frozenset(key)
+    return found
 
 
 def _json_repr(value: object) -> str:
@@ -482,10 +502,10 @@ class _Reader:
             out.append(item.strip().lower() if lower else item.strip())
         return tuple(out)
 
-    def counts(self, name: str, keep_zero: bool = False) -> dict[str, int]:
+    def counts(self, name: str, keep_zero: bool = False) -> Mapping[str, int]:
         value = self.data.get(name)
-        if value is None:
-            return {}
+        if value is None or value == {}:
+            return _EMPTY_COUNTS
         if not isinstance(value, dict):
             raise self._wrong(name, value, "un objet {nom : nombre}")
         out: dict[str, int] = {}
@@ -498,7 +518,7 @@ class _Reader:
                 raise self.fail(name, f"« {key} » : nombre négatif interdit ({n})")
             if n or keep_zero:
                 out[str(key)] = n
-        return out
+        return out if out else _EMPTY_COUNTS
 
 
 def _object_list(data: Mapping[str, Any], name: str) -> list[Any]:
@@ -623,13 +643,13 @@ def _read_permanent(item: Mapping[str, Any], where: str, warnings: list[str]) ->
     owner = r.opt_string("owner")
     if controller is None and owner is None:
         raise r.fail("controller", "il faut au moins « controller » ou « owner »")
-    types = frozenset(r.words("types"))
+    types = _frozen(r.words("types"))
     for t in types:
         if t not in CARD_TYPES:
             warnings.append(
                 f"{where} : type « {t} » inconnu (types : {', '.join(sorted(CARD_TYPES))})"
             )
-    supertypes = frozenset(r.words("supertypes"))
+    supertypes = _frozen(r.words("supertypes"))
     for s in supertypes:
         if s not in SUPERTYPES:
             warnings.append(f"{where} : sur-type « {s} » inconnu")
@@ -637,7 +657,7 @@ def _read_permanent(item: Mapping[str, Any], where: str, warnings: list[str]) ->
     toughness = r.opt_integer("toughness")
     if "creature" in types and toughness is None:
         raise r.fail("toughness", "obligatoire pour une créature (valeur actuelle)")
-    enchant = frozenset(r.words("enchant"))
+    enchant = _frozen(r.words("enchant"))
     for e in enchant:
         if e not in ENCHANT_WORDS:
             raise r.fail(
@@ -645,11 +665,11 @@ def _read_permanent(item: Mapping[str, Any], where: str, warnings: list[str]) ->
             )
     if "Aura" in subtypes and not enchant:
         raise r.fail("enchant", "obligatoire pour une Aura (ce qu'elle peut enchanter)")
-    colors = frozenset(r.words("colors"))
+    colors = _frozen(r.words("colors"))
     for c in colors:
         if c not in COLORS:
             warnings.append(f"{where} : couleur « {c} » inconnue")
-    keywords = frozenset(KEYWORD_ALIASES.get(k, k) for k in r.words("keywords"))
+    keywords = _frozen(KEYWORD_ALIASES.get(k, k) for k in r.words("keywords"))
     final_chapter = r.opt_integer("final_chapter", minimum=0)
     if "Saga" in subtypes and final_chapter is None:
         raise r.fail("final_chapter", "obligatoire pour une Saga (numéro du dernier chapitre)")
@@ -678,7 +698,7 @@ def _read_permanent(item: Mapping[str, Any], where: str, warnings: list[str]) ->
         attached_to=r.opt_string("attached_to"),
         enchant=enchant,
         colors=colors,
-        protection_from=frozenset(r.words("protection_from")),
+        protection_from=_frozen(r.words("protection_from")),
         keywords=keywords,
         timestamp=r.opt_integer("timestamp"),
         final_chapter=final_chapter,
@@ -1185,6 +1205,8 @@ def parse_compact(text: str) -> dict[str, Any]:
         record: dict[str, Any] = {first: rest[0]}
         for word in rest[1:]:
             key, sep, value = word.partition("=")
+            if not sep and "." in word and word.rsplit(".", 1)[-1] in _BOOL_FIELDS:
+                key, sep, value = word, "=", "true"
             if sep:
                 target = record
                 parts = key.split(".")

@@ -1,0 +1,378 @@
+"""French explanations: the words for each kind of action, the JSON form of a resolution
+and its text form, quoting each rule's text from the rule index of the ruleset's edition.
+
+The engine decides, this module quotes: `RuleText` is any `number -> text` lookup, so the
+engine never depends on the index loader (`index_rule_text` builds one from a RuleIndex)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from judge.engine.board import Board, ChoiceNeeded, Finding
+    from judge.engine.resolve import Resolution
+    from judge.rules.index import RuleIndex
+
+RuleText = Callable[[str], "str | None"]
+
+ACTION_KINDS: dict[str, str] = {
+    "lose_game": "perd la partie",
+    "put_into_graveyard": "mis au cimetière",
+    "destroy": "détruit",
+    "regenerate": "régénéré",
+    "cease_to_exist": "cesse d'exister",
+    "unattach": "détaché",
+    "remove_counters": "marqueurs retirés",
+    "sacrifice": "sacrifié",
+    "move_to_command_zone": "mis dans la zone de commandement",
+    "choose_protector": "protecteur choisi",
+    "exile": "exilé",
+    # added by this engine
+    "choose_sector": "secteur choisi",
+    "remove_from_game": "retiré de la partie",
+    "replace_loss": "défaite remplacée",
+}
+NOTE_KINDS: dict[str, str] = {
+    "prevented": "empêché",
+    "replaced": "remplacé",
+    "not_applicable": "ne s'applique pas",
+    "not_replaceable": "régénération impossible",
+    "not_prevented": "indestructible sans effet",
+    "not_triggered": "ne se déclenche pas",
+    "declined": "refusé",
+}
+RULESET_LABELS = {
+    "fr-2024": "règles complètes 2024 (704)",
+    "fr-pre2009": "anciennes règles, avant 2009 (420)",
+}
+VARIANT_LABELS = {
+    "normal": "partie normale",
+    "two-headed-giant": "Troll à deux têtes",
+    "commander": "Commander",
+}
+ZONE_LABELS = {
+    "library": "bibliothèque",
+    "hand": "main",
+    "graveyard": "cimetière",
+    "exile": "exil",
+    "stack": "pile",
+    "command": "zone de commandement",
+}
+STOP_LABELS = {
+    "choice": "arrêt : un choix est nécessaire",
+    "loop": "arrêt : l'état ne change plus alors que des actions s'appliquent encore "
+    "(boucle d'actions obligatoires)",
+    "limit": "arrêt : nombre maximal de passes atteint",
+}
+
+# Display names of counters and dies-trigger keywords (board files use English terms).
+COUNTER_FR = {"loyalty": "loyauté", "lore": "histoire", "defense": "défense", "poison": "poison"}
+ABILITY_FR = {"persist": "survivance", "undying": "immortalité"}
+
+
+def plural(n: int, singular: str, plural_form: str | None = None) -> str:
+    """`2 blessures`, `1 blessure`, `0 blessure` (French: 0 and 1 take the singular)."""
+    word = singular if abs(n) <= 1 else (plural_form or _pluralize(singular))
+    return f"{n} {word}"
+
+
+def _pluralize(words: str) -> str:
+    head, _, tail = words.partition(" ")
+    if head.endswith(("s", "x")):
+        return words
+    return f"{head}s" + (f" {tail}" if tail else "")
+
+
+WORDS_FR = {
+    "white": "blanc",
+    "blue": "bleu",
+    "black": "noir",
+    "red": "rouge",
+    "green": "vert",
+    "artifact": "artefact",
+    "battle": "bataille",
+    "creature": "créature",
+    "enchantment": "enchantement",
+    "land": "terrain",
+    "planeswalker": "planeswalker",
+    "kindred": "tribal",
+    "tribal": "tribal",
+    "instant": "éphémère",
+    "sorcery": "rituel",
+    "permanent": "permanent",
+    "player": "joueur",
+    "everything": "tout",
+}
+
+
+def french_words(words: list[str] | tuple[str, ...]) -> str:
+    """Rules terms (colors, card types) in French, comma-separated."""
+    return ", ".join(WORDS_FR.get(w, w) for w in words)
+
+
+def de(name: str) -> str:
+    """`de Bob`, `d'Alice` (elision before a vowel or a mute h)."""
+    return f"d'{name}" if name[:1].lower() in "aeiouyhéèêàâîôû" else f"de {name}"
+
+
+def fr_list(items: list[str] | tuple[str, ...]) -> str:
+    items = list(items)
+    if not items:
+        return ""
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " et " + items[-1]
+
+
+def index_rule_text(index: RuleIndex, edition: str) -> RuleText:
+    """A lookup quoting `edition` of the rule index (None for a number it does not have)."""
+
+    def lookup(number: str) -> str | None:
+        rule = index.get(number, edition)
+        if rule is None or not rule.text:
+            return None
+        return rule.text
+
+    return lookup
+
+
+def no_rule_text(number: str) -> str | None:
+    return None
+
+
+# --- JSON --------------------------------------------------------------------------
+
+
+def finding_to_dict(f: Finding, names: dict[str, str] | None = None) -> dict[str, Any]:
+    subject_key = {"object": "object", "player": "player", "team": "team"}[f.subject_kind]
+    d: dict[str, Any] = {"rule": f.rule, "kind": f.kind, subject_key: f.subject}
+    if f.subject_kind == "object" and names and names.get(f.subject, f.subject) != f.subject:
+        d["name"] = names[f.subject]
+    d["why"] = f.why
+    if f.also:
+        d["also"] = list(f.also)
+    if f.counters:
+        d["counters"] = dict(sorted(f.counters.items()))
+    if f.value is not None:
+        d["value"] = f.value
+    return d
+
+
+def choice_to_dict(c: ChoiceNeeded) -> dict[str, Any]:
+    d: dict[str, Any] = {"rule": c.rule, "player": c.player, "choose": c.choose}
+    d["options"] = list(c.options)
+    if c.subject is not None:
+        d["object"] = c.subject
+    d["why"] = c.why
+    d["order"] = c.order
+    return d
+
+
+def resolution_to_dict(res: Resolution, rule_text: RuleText = no_rule_text) -> dict[str, Any]:
+    """The `--json` output of `judge sba`."""
+    from judge.engine.board import board_to_dict
+
+    names = dict(res.names)
+    return {
+        "ruleset": res.ruleset,
+        "variant": res.final.variant,
+        "passes": [
+            {
+                "number": p.number,
+                "actions": [finding_to_dict(a, names) for a in p.actions],
+                "not_applied": [finding_to_dict(n, names) for n in p.not_applied],
+            }
+            for p in res.passes
+        ],
+        "triggers": [
+            {
+                "source": t.source,
+                "name": t.name,
+                "ability": t.ability,
+                "controller": t.controller,
+                "rule": t.rule,
+                "why": t.why,
+                "after_pass": t.after_pass,
+            }
+            for t in res.triggers
+        ],
+        "losers": list(res.losers),
+        "choices_needed": [choice_to_dict(c) for c in res.choices_needed],
+        "pending": [finding_to_dict(f, names) for f in res.pending],
+        "stopped": res.stopped,
+        "warnings": list(res.warnings),
+        "rules": {n: rule_text(n) for n in res.cited_rules()},
+        "board": board_to_dict(res.final),
+    }
+
+
+# --- text --------------------------------------------------------------------------
+
+
+def _subject(f: Finding, names: dict[str, str]) -> str:
+    if f.subject_kind == "player":
+        return f"joueur {f.subject}"
+    if f.subject_kind == "team":
+        return f"équipe {f.subject}"
+    name = names.get(f.subject)
+    return f"{name} ({f.subject})" if name and name != f.subject else f.subject
+
+
+def _rules(f: Finding) -> str:
+    return ", ".join((f.rule, *f.also))
+
+
+def _quote(text: str, indent: str) -> list[str]:
+    lines = text.split("\n")
+    out = [f"{indent}« {lines[0]}"]
+    out += [f"{indent}  {line}" for line in lines[1:]]
+    out[-1] += " »"
+    return out
+
+
+class _Quoter:
+    def __init__(self, rule_text: RuleText) -> None:
+        self.rule_text = rule_text
+        self.done: set[str] = set()
+
+    def __call__(self, rules: tuple[str, ...], indent: str) -> list[str]:
+        out: list[str] = []
+        for r in rules:
+            if r in self.done:
+                continue
+            self.done.add(r)
+            text = self.rule_text(r)
+            if text:
+                out += _quote(f"{r} {text}", indent)
+        return out
+
+
+def render_board(board: Board) -> list[str]:
+    lines: list[str] = []
+    shared = board.variant == "two-headed-giant"
+    for p in board.players:
+        state = " — a perdu la partie" if p.lost else ""
+        if shared:  # the team's life and poison count (704.6a, 704.6b)
+            lines.append(f"  Joueur {p.name}{state}")
+            continue
+        extra = f", {plural(p.poison, 'marqueur poison')}" if p.poison else ""
+        lines.append(f"  Joueur {p.name} : {plural(p.life, 'point de vie')}{extra}{state}")
+    for t in board.teams:
+        lines.append(
+            f"  Équipe {t.name} ({fr_list(t.members)}) : {plural(t.life, 'point de vie')}, "
+            f"{plural(t.poison, 'marqueur poison')}"
+        )
+    if board.permanents:
+        lines.append("  Champ de bataille :")
+        for perm in board.permanents:
+            bits = [f"contrôlé par {perm.controller}"]
+            if perm.toughness is not None:
+                bits.append(f"{perm.power if perm.power is not None else '?'}/{perm.toughness}")
+            if perm.damage:
+                bits.append(plural(perm.damage, "blessure"))
+            if perm.counters:
+                bits.append(
+                    "marqueurs "
+                    + ", ".join(
+                        f"{COUNTER_FR.get(k, k)} ×{n}" for k, n in sorted(perm.counters.items())
+                    )
+                )
+            if perm.attached_to:
+                bits.append(f"attaché à {perm.attached_to}")
+            if perm.regeneration_shields:
+                bits.append(plural(perm.regeneration_shields, "bouclier de régénération"))
+            if perm.tapped:
+                bits.append("engagé")
+            if perm.protector:
+                bits.append(f"protecteur {perm.protector}")
+            if perm.sector:
+                bits.append(f"secteur {perm.sector}")
+            lines.append(f"    {perm.name} ({perm.id}) : {', '.join(bits)}")
+    else:
+        lines.append("  Champ de bataille : vide")
+    if board.other_zones:
+        lines.append("  Autres zones :")
+        for o in board.other_zones:
+            what = " (jeton)" if o.token else ""
+            zone = ZONE_LABELS.get(o.zone, o.zone)
+            lines.append(f"    {o.name} ({o.id}){what} : {zone}, propriétaire {o.owner}")
+    if board.stack:
+        lines.append("  Pile (du bas vers le haut) :")
+        for s in board.stack:
+            ability = ABILITY_FR.get(s.ability, s.ability)
+            lines.append(f"    {ability} {de(s.source)}, contrôlée par {s.controller}")
+    return lines
+
+
+def render_text(res: Resolution, rule_text: RuleText = no_rule_text) -> str:
+    """The French text output of `judge sba`."""
+    names = dict(res.names)
+    quote = _Quoter(rule_text)
+    out: list[str] = []
+    board = res.initial
+    out.append(
+        f"Actions basées sur un état — {RULESET_LABELS.get(res.ruleset, res.ruleset)}, "
+        f"{VARIANT_LABELS.get(board.variant, board.variant)}"
+    )
+    if board.description:
+        out.append(board.description)
+    for w in res.warnings:
+        out.append(f"Avertissement : {w}")
+    if not res.passes:
+        out.append("")
+        if res.stopped == "choice":
+            out.append("Arrêt avant la première passe : un choix est nécessaire.")
+        else:
+            out.append("Aucune action basée sur un état ne s'applique.")
+    for p in res.passes:
+        out.append("")
+        out.append(f"Passe {p.number}" + ("" if p.actions else " : aucune action"))
+        for a in p.actions:
+            label = ACTION_KINDS.get(a.kind, a.kind)
+            out.append(f"  • {_rules(a)} — {_subject(a, names)} : {label} — {a.why}.")
+            out += quote((a.rule, *a.also), "      ")
+        if p.not_applied:
+            out.append("  Non appliqué :")
+            for n in p.not_applied:
+                label = NOTE_KINDS.get(n.kind, n.kind)
+                out.append(f"  ◦ {_rules(n)} — {_subject(n, names)} : {label} — {n.why}.")
+                out += quote((n.rule, *n.also), "      ")
+    if res.triggers:
+        out.append("")
+        out.append("Capacités déclenchées mises sur la pile :")
+        for t in res.triggers:
+            out.append(
+                f"  • {ABILITY_FR.get(t.ability, t.ability)} {de(t.name)} ({t.source}), "
+                f"contrôlée par {t.controller}, "
+                f"après la passe {t.after_pass} — {t.why} ({t.rule})."
+            )
+            out += quote((t.rule,), "      ")
+    out.append("")
+    if res.losers:
+        out.append(f"Ont perdu la partie : {fr_list(list(res.losers))}.")
+    elif res.stopped == "choice":
+        out.append("Aucun joueur n'a perdu la partie jusqu'ici.")
+    else:
+        out.append("Aucun joueur ne perd la partie.")
+    if res.choices_needed:
+        out.append("")
+        out.append("Choix attendus (indiquez-les dans « choices » du plateau) :")
+        for c in res.choices_needed:
+            out.append(
+                f"  • {c.player} ({c.rule}) doit choisir {c.choose} — possibilités : "
+                f"{', '.join(c.options)}. {c.why}."
+            )
+            out += quote((c.rule,), "      ")
+        if res.pending:
+            out.append("  Actions qui seront effectuées en même temps :")
+            for f in res.pending:
+                label = ACTION_KINDS.get(f.kind, f.kind)
+                out.append(f"    {_rules(f)} — {_subject(f, names)} : {label} — {f.why}.")
+    if res.stopped and res.stopped != "choice":
+        out.append("")
+        out.append(STOP_LABELS[res.stopped])
+    out.append("")
+    out.append("Plateau au moment de l'arrêt :" if res.stopped else "Plateau final :")
+    out += render_board(res.final)
+    return "\n".join(out)

@@ -1,0 +1,135 @@
+"""Benchmark of the state-based-action engine: resolves boards of 100, 1,000, 10,000 and
+100,000 permanents and prints the times. Target: 10,000 permanents under 200 ms, growth
+close to linear.
+
+    python tests/bench/bench_engine.py [--repeat N]
+
+The boards mix what a real board has: vanilla creatures, creatures with lethal damage
+(some indestructible, some with a regeneration shield), 0-toughness creatures with
+persist or undying, +1/+1 and -1/-1 counters, Auras (some on dying creatures, so a second
+pass is needed), Equipment, legendary pairs with the legend-rule choice stated, tokens,
+lands. Loading (validation of the JSON form) is timed separately."""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import itertools
+import random
+import time
+from typing import Any
+
+from judge.engine.board import Board, load_board
+from judge.engine.resolve import resolve
+
+SIZES = (100, 1_000, 10_000, 100_000)
+
+
+def board_data(n: int, seed: int = 4) -> dict[str, Any]:
+    rnd = random.Random(seed)
+    players = [{"name": "Alice", "life": 20}, {"name": "Bob", "life": 20}]
+    perms: list[dict[str, Any]] = []
+    creatures: list[str] = []
+    choices: list[dict[str, Any]] = []
+    i = 0
+    while len(perms) < n:
+        i += 1
+        ident = f"p{i}"
+        who = "Alice" if i % 2 else "Bob"
+        roll = rnd.random()
+        p: dict[str, Any] = {"id": ident, "name": f"Carte {i}", "controller": who}
+        if roll < 0.45:
+            p.update(types=["creature"], power=2, toughness=2)
+            creatures.append(ident)
+        elif roll < 0.55:
+            p.update(types=["creature"], power=2, toughness=2, damage=rnd.choice([2, 3]))
+            p["indestructible"] = rnd.random() < 0.3
+            p["regeneration_shields"] = 1 if rnd.random() < 0.3 else 0
+            creatures.append(ident)
+        elif roll < 0.60:
+            p.update(
+                types=["creature"],
+                power=0,
+                toughness=0,
+                keywords=[rnd.choice(["persist", "undying"])],
+                token=rnd.random() < 0.5,
+            )
+        elif roll < 0.65:
+            p.update(types=["creature"], power=3, toughness=3, counters={"+1/+1": 2, "-1/-1": 1})
+            creatures.append(ident)
+        elif roll < 0.75 and creatures:
+            p.update(
+                types=["enchantment"],
+                subtypes=["Aura"],
+                enchant=["creature"],
+                attached_to=rnd.choice(creatures),
+            )
+        elif roll < 0.80 and creatures:
+            p.update(types=["artifact"], subtypes=["Equipment"], attached_to=rnd.choice(creatures))
+        elif roll < 0.85:
+            name = f"Légende {i}"
+            p.update(name=name, types=["creature"], supertypes=["legendary"], power=1, toughness=1)
+            twin = {**p, "id": f"{ident}-bis"}
+            perms.append(twin)
+            choices.append({"rule": "704.5j", "keep": ident})
+        elif roll < 0.95:
+            p.update(types=["land"])
+        else:
+            p.update(types=["artifact"])
+        perms.append(p)
+    perms = perms[:n]
+    kept = {p["id"] for p in perms}
+    choices = [c for c in choices if c["keep"] in kept]
+    return {"players": players, "permanents": perms, "other_zones": [], "choices": choices}
+
+
+def timed(board: Board, repeat: int) -> tuple[float, float, int, int]:
+    """Best wall-clock and CPU times over `repeat` runs (the CPU time is the steadier one on
+    a shared machine)."""
+    wall = cpu = float("inf")
+    passes = actions = 0
+    for _ in range(repeat):
+        gc.collect()
+        start, start_cpu = time.perf_counter(), time.process_time()
+        res = resolve(board)
+        wall = min(wall, time.perf_counter() - start)
+        cpu = min(cpu, time.process_time() - start_cpu)
+        passes, actions = len(res.passes), len(res.actions)
+    return wall, cpu, passes, actions
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=3, help="runs per size (best kept)")
+    parser.add_argument("--max", type=int, default=SIZES[-1], help="largest size")
+    args = parser.parse_args()
+    print(
+        f"{'permanents':>11} {'passes':>6} {'actions':>8} {'chargement':>11} "
+        f"{'résolution':>11} {'(CPU)':>9} {'µs/permanent':>13}"
+    )
+    rows = []
+    for n in SIZES:
+        if n > args.max:
+            break
+        data = board_data(n)
+        start = time.perf_counter()
+        board = load_board(data).board
+        load_s = time.perf_counter() - start
+        del data
+        wall, cpu, passes, actions = timed(board, args.repeat)
+        rows.append((n, cpu))
+        print(
+            f"{n:>11,} {passes:>6} {actions:>8,} {load_s * 1000:>9.1f}ms "
+            f"{wall * 1000:>9.1f}ms {cpu * 1000:>7.1f}ms {cpu / n * 1e6:>13.2f}"
+        )
+    for (n1, t1), (n2, t2) in itertools.pairwise(rows):
+        print(f"×{n2 // n1} permanents : ×{t2 / t1:.1f} en temps CPU")
+    ten = dict(rows).get(10_000)
+    if ten is not None:
+        verdict = "tenu" if ten < 0.2 else "NON TENU"
+        print(f"objectif 10 000 permanents < 200 ms : {verdict} ({ten * 1000:.0f} ms CPU)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
