@@ -9,15 +9,46 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
-from judge.cli import rules
+from judge.cli import compare, rules, sba, search
 from judge.rules.errors import JudgeError
 
-COMMAND_MODULES = (rules,)
+COMMAND_MODULES = (rules, sba, search, compare)
+
+
+# argparse's own messages, in French.
+_ARGPARSE_FR = (
+    ("the following arguments are required", "arguments obligatoires manquants"),
+    ("unrecognized arguments", "arguments inconnus"),
+    ("invalid choice", "choix invalide"),
+    ("choose from", "choisir parmi"),
+    ("expected one argument", "une valeur est attendue"),
+    ("invalid int value", "nombre entier invalide"),
+)
+
+
+class _FrenchFormatter(argparse.HelpFormatter):
+    def add_usage(
+        self, usage: str | None, actions: Any, groups: Any, prefix: str | None = None
+    ) -> None:
+        super().add_usage(usage, actions, groups, "utilisation : " if prefix is None else prefix)
 
 
 class _FrenchParser(argparse.ArgumentParser):
+    """argparse with its own words in French (usage, help, section titles)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _FrenchFormatter)
+        kwargs["add_help"] = False
+        super().__init__(*args, **kwargs)
+        self._positionals.title = "arguments"
+        self._optionals.title = "options"
+        self.add_argument("-h", "--help", action="help", help="afficher cette aide et quitter")
+
     def error(self, message: str) -> None:  # type: ignore[override]
+        for english, french in _ARGPARSE_FR:
+            message = message.replace(english, french)
         self.print_usage(sys.stderr)
         sys.stderr.write(f"{self.prog} : erreur : {message}\n")
         raise SystemExit(2)

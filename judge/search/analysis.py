@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
@@ -30,7 +30,7 @@ from whoosh.lang import stemmer_for_language, stopwords_for_language
 AnalyzerLanguage = Literal["fr", "en"]
 
 # Bump when analysis changes: it is part of the search index's content hash.
-ANALYSIS_VERSION = "3"
+ANALYSIS_VERSION = "5"
 
 _APOSTROPHES = "'’‘ʼ`´′ʹ＇‛"
 _DOUBLE_QUOTES = "«»“”„‟″〝〞＂‹›"
@@ -80,6 +80,7 @@ def normalize(text: str) -> str:
     return _SPACES.sub(" ", spaced).strip()
 
 
+@lru_cache(maxsize=200_000)
 def fold_token(text: str) -> str:
     """`normalize` for a single token: separators removed rather than turned to spaces."""
     return normalize(text).replace(" ", "")
@@ -102,8 +103,7 @@ FRENCH_STOP_WORDS = frozenset(
     | {"tout", "tous", "toute", "toutes", "aussi", "comme", "etre", "avoir", "y"}
 )
 ENGLISH_STOP_WORDS = frozenset(
-    {fold_token(w) for w in stopwords_for_language("en")}
-    | {"s", "t", "see", "also", "its"}
+    {fold_token(w) for w in stopwords_for_language("en")} | {"s", "t", "see", "also", "its"}
 )
 
 
@@ -140,7 +140,7 @@ def stem_english(word: str) -> str:
 class WordTokenizer(Tokenizer):  # type: ignore[misc]
     """Words and numbers with their character offsets; the text is normalized per token."""
 
-    def __call__(  # noqa: PLR0913 — whoosh's tokenizer protocol
+    def __call__(
         self,
         value: str,
         positions: bool = False,
@@ -184,34 +184,46 @@ class WordTokenizer(Tokenizer):  # type: ignore[misc]
             yield token
 
 
-class ElisionFilter(Filter):  # type: ignore[misc]
-    """French elision: `l'aura` → `aura`, `qu'elle` → `elle` (offsets moved past it)."""
+def clitics(folded: str, language: AnalyzerLanguage) -> tuple[str, int, int]:
+    """A folded token without its clitics: French elision (`l'aura` → `aura`), English
+    possessive (`owner's` → `owner`); other apostrophes dropped. Also returns how many
+    characters were cut at the start and at the end (to keep highlight offsets right)."""
+    if "'" not in folded:
+        return folded, 0, 0
+    cut_start = cut_end = 0
+    if language == "fr":
+        head, _, rest = folded.partition("'")
+        if head in FRENCH_ELISIONS and rest:
+            cut_start = len(head) + 1
+            folded = rest
+    elif folded.endswith("'s"):
+        cut_end = 2
+        folded = folded[:-2]
+    return folded.replace("'", ""), cut_start, cut_end
+
+
+def stop_words(language: AnalyzerLanguage) -> frozenset[str]:
+    return FRENCH_STOP_WORDS if language == "fr" else ENGLISH_STOP_WORDS
+
+
+def stemmer(language: AnalyzerLanguage) -> Callable[[str], str]:
+    return stem_french if language == "fr" else stem_english
+
+
+class CliticFilter(Filter):  # type: ignore[misc]
+    """French elision (l', d', qu', j', n', s', c'… typographic apostrophes included) or
+    English possessives, with the token's offsets moved past what was cut."""
+
+    def __init__(self, language: AnalyzerLanguage) -> None:
+        self.language = language
 
     def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
         for token in tokens:
-            text = token.text
-            if "'" in text:
-                head, _, rest = text.partition("'")
-                if head in FRENCH_ELISIONS and rest:
-                    if token.chars:
-                        token.startchar += len(head) + 1
-                    text = rest
-                token.text = text.replace("'", "")
-            yield token
-
-
-class PossessiveFilter(Filter):  # type: ignore[misc]
-    """English: `owner's` → `owner`, `owners'` → `owners`; other apostrophes dropped."""
-
-    def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
-        for token in tokens:
-            text = token.text
-            if "'" in text:
-                if text.endswith("'s"):
-                    if token.chars:
-                        token.endchar -= 2
-                    text = text[:-2]
-                token.text = text.replace("'", "")
+            if "'" in token.text:
+                token.text, cut_start, cut_end = clitics(token.text, self.language)
+                if token.chars:
+                    token.startchar += cut_start
+                    token.endchar -= cut_end
             yield token
 
 
@@ -222,7 +234,7 @@ class FoldedStopFilter(Filter):  # type: ignore[misc]
         self.language = language
 
     def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
-        stops = FRENCH_STOP_WORDS if self.language == "fr" else ENGLISH_STOP_WORDS
+        stops = stop_words(self.language)
         pos: int | None = None
         for token in tokens:
             if token.text and token.text not in stops:
@@ -243,7 +255,7 @@ class LanguageStemFilter(Filter):  # type: ignore[misc]
         self.language = language
 
     def __call__(self, tokens: Iterator[Token]) -> Iterator[Token]:
-        stem = stem_french if self.language == "fr" else stem_english
+        stem = stemmer(self.language)
         for token in tokens:
             if not token.stopped:
                 token.text = stem(token.text)
@@ -251,11 +263,12 @@ class LanguageStemFilter(Filter):  # type: ignore[misc]
 
 
 def french_analyzer() -> Any:
-    return WordTokenizer() | ElisionFilter() | FoldedStopFilter("fr") | LanguageStemFilter("fr")
+    """Tokens → normalize (accents folded first) → elision → stop words → stemmer."""
+    return WordTokenizer() | CliticFilter("fr") | FoldedStopFilter("fr") | LanguageStemFilter("fr")
 
 
 def english_analyzer() -> Any:
-    return WordTokenizer() | PossessiveFilter() | FoldedStopFilter("en") | LanguageStemFilter("en")
+    return WordTokenizer() | CliticFilter("en") | FoldedStopFilter("en") | LanguageStemFilter("en")
 
 
 _ANALYZERS: dict[str, Any] = {}
@@ -278,21 +291,24 @@ class AnalyzedToken:
 
 
 def analyze(text: str, language: AnalyzerLanguage) -> list[AnalyzedToken]:
-    """Index terms of `text`, with offsets and the folded surface word of each."""
+    """Index terms of `text`, with offsets and the folded surface word of each.
+
+    The same steps as the whoosh analyzer, with the same helpers, without whoosh's token
+    objects (several times faster: snippets and queries call this on every search)."""
+    stops = stop_words(language)
+    stem = stemmer(language)
     out: list[AnalyzedToken] = []
-    for token in analyzer(language)(text, positions=True, chars=True):
-        word = fold_token(text[token.startchar : token.endchar])
-        if language == "fr" and "'" in word:
-            head, _, rest = word.partition("'")
-            word = rest if head in FRENCH_ELISIONS else word
-        out.append(
-            AnalyzedToken(token.text, word.replace("'", ""), token.startchar, token.endchar, token.pos)
-        )
+    for match in TOKEN_RE.finditer(text):
+        word, cut_start, cut_end = clitics(fold_token(match.group(0)), language)
+        if not word or word in stops:
+            continue
+        start, end = match.start() + cut_start, match.end() - cut_end
+        out.append(AnalyzedToken(stem(word), word, start, end, len(out)))
     return out
 
 
 def terms(text: str, language: AnalyzerLanguage) -> list[str]:
-    return [t.text for t in analyzer(language)(text)]
+    return [t.term for t in analyze(text, language)]
 
 
 def words(text: str) -> list[str]:
@@ -300,27 +316,20 @@ def words(text: str) -> list[str]:
     return [w for w in (fold_token(m.group(0)) for m in TOKEN_RE.finditer(text)) if w]
 
 
-
-def _strip_clitics(folded: str, language: AnalyzerLanguage) -> str:
-    if "'" not in folded:
-        return folded
-    if language == "fr":
-        head, _, rest = folded.partition("'")
-        folded = rest if head in FRENCH_ELISIONS and rest else folded
-    elif folded.endswith("'s"):
-        folded = folded[:-2]
-    return folded.replace("'", "")
-
-
 def word_key(word: str, language: AnalyzerLanguage) -> str:
-    """The stemmed form of one word with the stop list *not* applied: glossary phrases are
-    matched on these, so `zone en jeu` keeps its `en` and `in play` its `in`."""
-    folded = _strip_clitics(fold_token(word), language)
-    if not folded:
-        return ""
-    return stem_french(folded) if language == "fr" else stem_english(folded)
+    """One word as glossary phrases are matched: folded, plural dropped, stop words kept
+    (`zone en jeu` keeps its `en`, `in play` its `in`), *not* stemmed: the stemmers make one
+    word of équipe and équipement, and the English one reads French words as English
+    (contrôle → control, the stem of controller)."""
+    folded = clitics(fold_token(word), language)[0]
+    if len(folded) <= 3 or folded.endswith("ss"):
+        return folded
+    if language == "en" and folded.endswith("ies"):
+        return folded[:-3] + "y"
+    if folded[-1] == "s" or (language == "fr" and folded[-1] == "x"):
+        return folded[:-1]
+    return folded
 
 
 def is_stop_word(word: str, language: AnalyzerLanguage) -> bool:
-    stops = FRENCH_STOP_WORDS if language == "fr" else ENGLISH_STOP_WORDS
-    return _strip_clitics(fold_token(word), language) in stops
+    return clitics(fold_token(word), language)[0] in stop_words(language)

@@ -1,0 +1,423 @@
+"""The whoosh index over every edition: schema, build, atomic publication, read-only open.
+
+One document per rule paragraph (text or example), per glossary entry of an edition, and
+per rule known only by its title (sections from the contents, chapters). Fields: the
+paragraph (`body_fr` / `body_en`, by the paragraph's language), the titles of the sections
+above it (`title_*`), the title of a title-only rule (`heading_*`). Documents store only
+where they come from (edition, rule, paragraph number): texts, titles and breadcrumbs are
+read back from the `RuleIndex`, so the index stays small and quick to open.
+
+On disk, under `cache_dir(home) / "search"`::
+
+    <key>/                 a complete index: whoosh's files; documents.json (each
+                           document's origin and field lengths, by document number);
+                           vocab.json (the words, for the typo corrector); meta.json,
+                           written last
+    .build-<key>-<pid>-…/  a build in progress, invisible to readers
+
+`key` is a hash of every indexed text and of this code. A build writes into its
+`.build-…` folder and publishes it with one `os.rename`, so a reader either finds the
+whole index or nothing; a build killed half-way leaves its `.build-…` folder behind (swept
+by the next build) and any published index untouched. Two processes building at once
+both succeed: the second rename fails and that process uses the first one's index. A
+forced rebuild (`rebuild=True`) moves the old folder aside, renames the new one in, then
+deletes the old one (or puts it back if the rename fails)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import shutil
+import time
+import weakref
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from whoosh import fields
+from whoosh.filedb.filestore import FileStorage
+
+from judge.rules import store
+from judge.rules.errors import JudgeError
+from judge.rules.index import RuleIndex
+from judge.rules.model import Edition, Rule
+from judge.search import analysis
+from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token
+
+# Bump when the schema or the document shapes change (the source of this module and of
+# analysis.py is hashed too, so an edit can never reuse an index built by older code).
+INDEX_VERSION = "5"
+KEEP_INDEXES = 4  # published indexes kept per cache folder (one per corpus in use)
+STALE_BUILD_SECONDS = 3600.0
+
+DocKind = Literal["text", "example", "title", "glossary"]
+ProgressCallback = Callable[[int, int], None]
+
+_ROOT_NAME = "search"
+_VOCAB = "vocab.json"
+_TABLE = "documents.json"
+_META = "meta.json"
+
+
+class SearchIndexError(JudgeError):
+    pass
+
+
+def schema() -> fields.Schema:
+    fr = analysis.analyzer("fr")
+    en = analysis.analyzer("en")
+    return fields.Schema(
+        edition=fields.ID(stored=True),
+        rule=fields.ID(stored=True),
+        kind=fields.ID(stored=True),
+        language=fields.ID(stored=True),
+        para=fields.STORED,
+        body_fr=fields.TEXT(analyzer=fr, phrase=True),
+        body_en=fields.TEXT(analyzer=en, phrase=True),
+        title_fr=fields.TEXT(analyzer=fr, phrase=True),
+        title_en=fields.TEXT(analyzer=en, phrase=True),
+        heading_fr=fields.TEXT(analyzer=fr, phrase=True),
+        heading_en=fields.TEXT(analyzer=en, phrase=True),
+    )
+
+
+# Text fields, by role: a paragraph (body), the section titles above it (title), the title
+# of a rule known only by its title (heading). Separate fields keep each field's average
+# length meaningful for BM25: one-line headings would make every paragraph look long.
+TEXT_FIELDS = ("body", "title", "heading")
+
+
+# --- what is indexed ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Document:
+    edition: str
+    rule: str  # canonical rule number; for a glossary entry, the term
+    kind: DocKind
+    language: AnalyzerLanguage
+    para: int  # paragraph number in the rule, or entry number in the edition's glossary
+    body: str
+    titles: str  # section titles the document sits under (for ranking)
+    title_language: AnalyzerLanguage
+
+
+def section_titles(index: RuleIndex, rule: Rule) -> list[str]:
+    """Titles of the rule and of its ancestors, chapters excepted (too broad to rank on)."""
+    return [r.title for r in index.breadcrumb(rule) if r.title and r.kind != "chapter"]
+
+
+def iter_documents(index: RuleIndex) -> Iterator[Document]:
+    for edition in index.editions:
+        yield from _edition_documents(index, edition)
+
+
+def _edition_documents(index: RuleIndex, edition: Edition) -> Iterator[Document]:
+    lang: AnalyzerLanguage = edition.language
+    for rule in edition.rules.values():
+        if rule.paragraphs:
+            titles = "\n".join(section_titles(index, rule))
+            for i, p in enumerate(rule.paragraphs):
+                yield Document(edition.id, rule.number, p.kind, p.language, i, p.text, titles, lang)
+        elif rule.title:
+            above = [
+                r.title for r in index.breadcrumb(rule)[:-1] if r.title and r.kind != "chapter"
+            ]
+            yield Document(
+                edition.id, rule.number, "title", lang, 0, rule.title, "\n".join(above), lang
+            )
+    for i, entry in enumerate(edition.glossary):
+        entry_lang = entry.paragraphs[0].language if entry.paragraphs else lang
+        body = f"{entry.term}\n{entry.text}"
+        yield Document(edition.id, entry.term, "glossary", entry_lang, i, body, entry.term, lang)
+
+
+_KEYS: weakref.WeakKeyDictionary[RuleIndex, str] = weakref.WeakKeyDictionary()
+
+
+def content_key(index: RuleIndex) -> str:
+    """A hash of everything indexed and of the code that indexes it (cached per RuleIndex)."""
+    cached = _KEYS.get(index)
+    if cached is not None:
+        return cached
+    h = hashlib.sha256(f"judge-search {INDEX_VERSION} {analysis.ANALYSIS_VERSION}\0".encode())
+    here = Path(__file__).resolve().parent
+    for name in ("index.py", "analysis.py"):
+        with contextlib.suppress(OSError):
+            h.update((here / name).read_bytes())
+    for ed in index.editions:
+        h.update(f"\0E{ed.id}\0{ed.language}\0".encode())
+        for rule in ed.rules.values():
+            h.update(f"\0R{rule.number}\0{rule.title or ''}\0{rule.parent or ''}\0".encode())
+            for p in rule.paragraphs:
+                h.update(f"\0P{p.kind}{p.language}{p.text}".encode())
+        for g in ed.glossary:
+            h.update(f"\0G{g.term}\0{g.text}".encode())
+    key = h.hexdigest()[:24]
+    _KEYS[index] = key
+    return key
+
+
+# --- locations ---------------------------------------------------------------------------
+
+
+def search_root(home: Path | None = None) -> Path:
+    return store.cache_dir(home) / _ROOT_NAME
+
+
+def index_dir(index: RuleIndex, home: Path | None = None) -> Path:
+    return search_root(home) / content_key(index)
+
+
+def is_complete(path: Path) -> bool:
+    return all((path / name).is_file() for name in (_META, _VOCAB, _TABLE))
+
+
+# --- building ----------------------------------------------------------------------------
+
+
+def build(
+    index: RuleIndex,
+    home: Path | None = None,
+    progress: ProgressCallback | None = None,
+    rebuild: bool = False,
+) -> Path:
+    """Build the index for `index` unless a complete one exists; return its folder."""
+    final = index_dir(index, home)
+    if is_complete(final) and not rebuild:
+        return final
+    root = final.parent
+    try:
+        root.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise SearchIndexError(f"Dossier de cache inaccessible : {root} ({exc})") from exc
+    _sweep(root, keep=final.name)
+    tmp = root / f".build-{final.name}-{os.getpid()}-{time.monotonic_ns() % 10**9}"
+    try:
+        tmp.mkdir()
+        _write_index(index, tmp, progress)
+        _publish(tmp, final, replace=rebuild)
+    except OSError as exc:
+        raise SearchIndexError(
+            f"Impossible de construire l'index de recherche dans {root} ({exc})"
+        ) from exc
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return final
+
+
+def _write_index(index: RuleIndex, folder: Path, progress: ProgressCallback | None) -> None:
+    docs = list(iter_documents(index))
+    total = len(docs)
+    steps = total + max(1, total // 10)  # the commit counts for about a tenth of the work
+    if progress:
+        progress(0, steps)
+    storage = FileStorage(str(folder))
+    ix = storage.create_index(schema())
+    writer = ix.writer(limitmb=128)
+    vocab: Counter[str] = Counter()
+    display: dict[str, Counter[str]] = {}
+    # Per document, in whoosh's document-number order (a fresh single-segment index
+    # numbers documents as they are added): where it comes from, and the length of each
+    # text field, so that searching never reads whoosh's stored fields.
+    table: list[list[Any]] = []
+    lengths: dict[str, list[int]] = {}
+    step = max(1, total // 50)
+    try:
+        for n, doc in enumerate(docs, start=1):
+            fields_: dict[str, Any] = {
+                "edition": doc.edition,
+                "rule": doc.rule,
+                "kind": doc.kind,
+                "language": doc.language,
+                "para": doc.para,
+                f"{'heading' if doc.kind == 'title' else 'body'}_{doc.language}": doc.body,
+            }
+            if doc.titles:
+                fields_[f"title_{doc.title_language}"] = doc.titles
+            writer.add_document(**fields_)
+            table.append([doc.edition, doc.rule, doc.kind, doc.language, doc.para])
+            for name, value in fields_.items():
+                if name.startswith(TEXT_FIELDS):
+                    column = lengths.setdefault(name, [0] * total)
+                    column[n - 1] = len(
+                        analysis.analyze(value, "en" if name.endswith("_en") else "fr")
+                    )
+            for text in (doc.body, doc.titles):
+                for match in TOKEN_RE.finditer(text):
+                    surface = match.group(0)
+                    folded = fold_token(surface)
+                    if len(folded) < 2 or folded.isdigit():
+                        continue
+                    vocab[folded] += 1
+                    display.setdefault(folded, Counter())[surface.lower()] += 1
+            if progress and (n % step == 0 or n == total):
+                progress(n, steps)
+        writer.commit()
+    except BaseException:
+        writer.cancel()
+        raise
+    _check_numbering(folder, table)
+    words = {w: [c, display[w].most_common(1)[0][0]] for w, c in vocab.items()}
+    (folder / _VOCAB).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
+    columns = {name: column for name, column in lengths.items()}
+    (folder / _TABLE).write_text(
+        json.dumps({"documents": table, "lengths": columns}, ensure_ascii=False), encoding="utf-8"
+    )
+    meta = {
+        "version": INDEX_VERSION,
+        "key": folder.name,
+        "documents": total,
+        "editions": [ed.id for ed in index.editions],
+        "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
+    }
+    # meta.json is written last: its presence marks the folder complete.
+    (folder / _META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+    if progress:
+        progress(steps, steps)
+
+
+def _check_numbering(folder: Path, table: list[list[Any]]) -> None:
+    """whoosh numbered the documents in the order they were added (the table relies on it)."""
+    ix = FileStorage(str(folder)).open_index()
+    with ix.searcher() as searcher:
+        if searcher.doc_count_all() != len(table):
+            raise SearchIndexError("Index de recherche incohérent : nombre de documents")
+        for docnum in {0, len(table) // 2, len(table) - 1} if table else set():
+            stored = searcher.stored_fields(docnum)
+            if [stored["edition"], stored["rule"], stored["para"]] != [
+                table[docnum][0],
+                table[docnum][1],
+                table[docnum][4],
+            ]:
+                raise SearchIndexError("Index de recherche incohérent : numérotation")
+
+
+def _publish(tmp: Path, final: Path, replace: bool) -> None:
+    try:
+        os.rename(tmp, final)
+        return
+    except OSError:
+        if not final.exists():
+            raise
+    if not replace and is_complete(final):
+        return  # another process published the same index first: use theirs
+    aside = final.with_name(f".old-{final.name}-{os.getpid()}-{time.monotonic_ns() % 10**9}")
+    os.rename(final, aside)
+    try:
+        os.rename(tmp, final)
+    except OSError:
+        os.rename(aside, final)
+        raise
+    shutil.rmtree(aside, ignore_errors=True)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True
+    return True
+
+
+def _sweep(root: Path, keep: str) -> None:
+    """Remove abandoned builds and all but the most recently used indexes."""
+    now = time.time()
+    published: list[tuple[float, Path]] = []
+    for child in root.iterdir():
+        name = child.name
+        try:
+            age = now - child.stat().st_mtime
+        except OSError:
+            continue
+        if name.startswith(".build-"):
+            parts = name.split("-")
+            pid = int(parts[2]) if len(parts) > 3 and parts[2].isdigit() else -1
+            if pid == os.getpid() or not _pid_alive(pid) or age > STALE_BUILD_SECONDS:
+                shutil.rmtree(child, ignore_errors=True)
+        elif name.startswith(".old-"):
+            shutil.rmtree(child, ignore_errors=True)
+        elif child.is_dir() and name != keep:
+            published.append((child.stat().st_mtime, child))
+    published.sort(reverse=True)
+    for _, old in published[KEEP_INDEXES - 1 :]:
+        trash = old.with_name(f".old-{old.name}-{os.getpid()}")
+        try:
+            os.rename(old, trash)
+        except OSError:
+            continue
+        shutil.rmtree(trash, ignore_errors=True)
+
+
+# --- opening -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    counts: dict[str, int]  # folded word -> occurrences
+    display: dict[str, str]  # folded word -> its usual written form (accents kept)
+
+
+@dataclass(frozen=True)
+class DocInfo:
+    edition: str
+    rule: str
+    kind: DocKind
+    language: AnalyzerLanguage
+    para: int
+
+
+@dataclass
+class OpenedIndex:
+    path: Path
+    whoosh: Any  # whoosh.index.FileIndex
+    vocabulary: Vocabulary
+    documents: list[DocInfo]  # by whoosh document number
+    lengths: dict[str, list[int]]  # text field -> length of that field in each document
+
+
+def open_index(path: Path) -> OpenedIndex:
+    """Open a published index read-only."""
+    if not is_complete(path):
+        raise SearchIndexError(f"Index de recherche incomplet : {path}")
+    try:
+        storage = FileStorage(str(path), readonly=True)
+        ix = storage.open_index()
+        raw = json.loads((path / _VOCAB).read_text(encoding="utf-8"))
+        table = json.loads((path / _TABLE).read_text(encoding="utf-8"))
+        documents = [DocInfo(*row) for row in table["documents"]]
+        lengths = {str(k): list(v) for k, v in table["lengths"].items()}
+        if ix.doc_count_all() != len(documents):
+            raise SearchIndexError("nombre de documents incohérent")
+    except Exception as exc:  # whoosh raises its own errors for damaged files
+        raise SearchIndexError(f"Index de recherche illisible : {path} ({exc})") from exc
+    with contextlib.suppress(OSError):
+        os.utime(path)  # most recently used: kept by the sweep
+    vocab = Vocabulary(
+        {w: int(v[0]) for w, v in raw.items()}, {w: str(v[1]) for w, v in raw.items()}
+    )
+    return OpenedIndex(path, ix, vocab, documents, lengths)
+
+
+def ensure_index(
+    index: RuleIndex,
+    home: Path | None = None,
+    progress: ProgressCallback | None = None,
+    rebuild: bool = False,
+) -> OpenedIndex:
+    """Open the index for `index`, building it first when it is missing or unreadable."""
+    path = index_dir(index, home)
+    if not rebuild and is_complete(path):
+        try:
+            return open_index(path)
+        except SearchIndexError:
+            rebuild = True  # damaged (disk full, manual edit): rebuilt, never trusted
+    path = build(index, home, progress, rebuild=rebuild)
+    return open_index(path)

@@ -1,0 +1,998 @@
+"""Understanding a judge's query and ranking the rules that answer it.
+
+The user's text never reaches a query parser: it is cleaned, rule numbers are taken out,
+every remaining word is looked up in the index vocabulary (and corrected with rapidfuzz
+when it is unknown), glossary terms are recognised in either language, and each word or
+term becomes a *concept* (all its forms: as typed, other wordings, translations). Whatever
+the input, the answer is a `SearchResult`: hits, or none with a French message.
+
+Ranking: BM25 per field (paragraph, section titles above it, title of a title-only rule),
+each term weighted by the IDF of its concept, summed over the concepts; multiplied by the
+share of the concepts a paragraph covers (a paragraph with every concept beats one that
+repeats a single word); a bonus when the words appear as a phrase. Paragraphs are grouped
+into one hit per (edition, rule), editions interleaved. Rules named by number come first.
+
+whoosh stores the inverted index (postings with positions) and matches phrases; the
+scoring is done here on its posting lists, read whole and cached (the index is read-only):
+whoosh's own matcher tree costs tens of milliseconds per query in pure Python."""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import tomllib
+import unicodedata
+from collections import OrderedDict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from rapidfuzz import fuzz, process
+from whoosh import query as wq
+
+from judge.rules import store
+from judge.rules.errors import JudgeError
+from judge.rules.index import CORPUS_DIR, RuleIndex
+from judge.rules.model import Rule
+from judge.rules.numbers import canonical
+from judge.search import analysis
+from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token, normalize
+from judge.search.index import DocInfo, OpenedIndex, ProgressCallback, ensure_index
+
+GLOSSARY_PATH = CORPUS_DIR / "glossary-fr-en.toml"
+
+MAX_QUERY_CHARS = 300
+MAX_WORDS = 24
+SNIPPET_CHARS = 240
+BM25_K1 = 1.2
+BM25_B = 0.75  # paragraphs; titles and headings use 0.3 (short, and their length says little)
+PHRASE_BONUS = 2.0  # weight of the whole query found as a phrase (slop 3)
+EDITION_DECAY = 0.8  # each further hit of the same edition, before diversification
+HEADING_BONUS = 1.5  # a section whose title is exactly what was asked for
+SYNONYM = 0.7  # weight of another wording of a glossary term in the same language
+TRANSLATED = 0.5  # weight of a glossary translation against the words as typed
+# paragraph text, section titles above it, title of a rule known only by its title
+_FIELD_WEIGHT = {"body": 1.0, "title": 0.5, "heading": 1.5}
+_LANGUAGES: tuple[AnalyzerLanguage, ...] = ("fr", "en")
+
+HitKind = Literal["number", "reference", "text", "glossary"]
+
+
+class SearchError(JudgeError):
+    pass
+
+
+# --- results -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Segment:
+    text: str
+    match: bool
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One rule (or glossary entry) of one edition."""
+
+    edition: str
+    rule: str  # canonical rule number; the term itself for a glossary entry
+    kind: HitKind  # number: named in the query; reference: cites it; text; glossary
+    title: str | None  # the rule's title, else the title of its section
+    breadcrumb: str  # `7. Règles supplémentaires › 704. Actions basées sur un état › 704.5`
+    segments: tuple[Segment, ...]  # the snippet; `match` marks the words that matched
+    score: float  # 1.0 for a rule named by number; text hits relative to the best (≤ 0.99)
+    language: str | None
+
+    @property
+    def snippet(self) -> str:
+        """The snippet as plain text, matched words between `**`."""
+        return render(self.segments, "**", "**")
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    query: str  # as typed
+    corrected: str | None  # what was searched for, when typos were corrected
+    message: str | None  # a French note: empty query, unknown rule, nothing found, …
+    hits: tuple[Hit, ...]
+    expansions: tuple[str, ...] = ()  # glossary terms added, e.g. "contact mortel → deathtouch"
+
+
+def render(segments: Iterable[Segment], before: str, after: str) -> str:
+    return "".join(f"{before}{s.text}{after}" if s.match else s.text for s in segments)
+
+
+# --- the glossary ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GlossaryTerm:
+    fr: tuple[str, ...]
+    en: tuple[str, ...]
+    source: str
+
+    def forms(self, language: AnalyzerLanguage) -> tuple[str, ...]:
+        return self.fr if language == "fr" else self.en
+
+
+@dataclass(frozen=True)
+class _Variant:
+    term: int  # index in Glossary.terms
+    language: AnalyzerLanguage
+    text: str
+    keys: tuple[str, ...]  # word keys, stop words kept
+    content: tuple[str, ...]  # index terms (stop words dropped)
+
+
+@dataclass
+class Glossary:
+    terms: list[GlossaryTerm]
+    variants: list[_Variant] = field(default_factory=list)
+    words: set[str] = field(default_factory=set)  # folded words, for the typo corrector
+    display: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for i, term in enumerate(self.terms):
+            for lang in _LANGUAGES:
+                for text in term.forms(lang):
+                    raw = [m.group(0) for m in TOKEN_RE.finditer(text)]
+                    keys = tuple(analysis.word_key(w, lang) for w in raw)
+                    content = tuple(analysis.terms(text, lang))
+                    if keys and content:
+                        self.variants.append(_Variant(i, lang, text, keys, content))
+                    for w in raw:
+                        folded = fold_token(w)
+                        self.words.add(folded)
+                        self.display.setdefault(folded, w.lower())
+
+
+def load_glossary(path: Path | None = None) -> Glossary:
+    path = path or GLOSSARY_PATH
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        terms = [
+            GlossaryTerm(tuple(t.get("fr", ())), tuple(t.get("en", ())), str(t.get("source", "")))
+            for t in data.get("term", [])
+        ]
+    except (OSError, tomllib.TOMLDecodeError, AttributeError, TypeError) as exc:
+        raise SearchError(f"Glossaire illisible : {path} ({exc})") from exc
+    return Glossary(terms)
+
+
+# --- cleaning and rule numbers -----------------------------------------------------------
+
+_NUMBER_RE = re.compile(
+    r"(?<![\w.])(?P<prefix>(?:r[eè]gles?|rules?)\s*|r\.?\s?)?"
+    r"(?P<num>\d{1,3}(?:\.\d{1,3}[a-z]{0,2})?)\.?(?![\w])",
+    re.IGNORECASE,
+)
+
+
+def clean(text: str) -> tuple[str, bool]:
+    """Control and invisible characters out, spaces collapsed, length capped."""
+    chars = [
+        " " if unicodedata.category(c)[0] in "CZ" or c in "\ufffd" else c
+        for c in unicodedata.normalize("NFC", text[: MAX_QUERY_CHARS * 4])
+    ]
+    cleaned = " ".join("".join(chars).split())
+    truncated = len(cleaned) > MAX_QUERY_CHARS or len(text) > MAX_QUERY_CHARS * 4
+    if len(cleaned) > MAX_QUERY_CHARS:
+        cut = cleaned[:MAX_QUERY_CHARS]
+        cleaned = cut.rsplit(" ", 1)[0] if " " in cut else cut
+    return cleaned, truncated
+
+
+@dataclass(frozen=True)
+class _NumberRef:
+    number: str  # canonical
+    start: int
+    end: int
+
+
+def find_numbers(text: str) -> list[_NumberRef]:
+    """Rule numbers in the query: `704.5g`, `règle 704`, `r420.5e`; a bare `704` only alone."""
+    out: list[_NumberRef] = []
+    alone = len(_NUMBER_RE.findall(text)) == 1 and _NUMBER_RE.fullmatch(text.strip()) is not None
+    for m in _NUMBER_RE.finditer(text):
+        raw = m.group("num")
+        prefix = m.group("prefix")
+        short_prefix = bool(prefix) and len(prefix.strip(" .")) == 1  # `r704.5g`, `r.704`
+        # a bare `704` is a number only when alone or after `règle`; `r12` inside a sentence
+        # is not, `r704.5g` is
+        if "." not in raw and not alone and (not prefix or short_prefix):
+            continue
+        num = canonical(raw)
+        if num is not None:
+            out.append(_NumberRef(num, m.start(), m.end()))
+    return out
+
+
+# --- query understanding -----------------------------------------------------------------
+
+
+@dataclass
+class _Word:
+    text: str  # as written (after correction)
+    start: int
+    end: int
+    keys: dict[AnalyzerLanguage, str]  # stemmed, stop words kept
+    terms: dict[AnalyzerLanguage, list[str]]  # index terms (empty when a stop word)
+
+
+@dataclass
+class _Concept:
+    """One thing the user asked for: a word, or a glossary term in all its forms."""
+
+    label: str
+    # term sequences per language, each with its weight (translations weigh less)
+    forms: dict[AnalyzerLanguage, list[tuple[tuple[str, ...], float]]]
+
+    def add(self, language: AnalyzerLanguage, seq: tuple[str, ...], weight: float) -> None:
+        known = self.forms.setdefault(language, [])
+        for i, (other, w) in enumerate(known):
+            if other == seq:
+                known[i] = (seq, max(w, weight))
+                return
+        known.append((seq, weight))
+
+    def terms(self, language: AnalyzerLanguage) -> set[str]:
+        return {t for seq, _ in self.forms.get(language, []) for t in seq}
+
+
+def _words(text: str) -> list[_Word]:
+    out = []
+    for m in TOKEN_RE.finditer(text):
+        w = m.group(0)
+        keys = {lang: analysis.word_key(w, lang) for lang in _LANGUAGES}
+        terms = {lang: analysis.terms(w, lang) for lang in _LANGUAGES}
+        out.append(_Word(w, m.start(), m.end(), keys, terms))
+        if len(out) >= MAX_WORDS:
+            break
+    return out
+
+
+def _glossary_matches(words: list[_Word], glossary: Glossary) -> list[tuple[int, int, set[int]]]:
+    """(first word, last word, the glossary variants written there) for each term recognised
+    in the query, longest first, never overlapping."""
+    found: dict[tuple[int, int], set[int]] = {}
+    for lang in _LANGUAGES:
+        keys = [w.keys[lang] for w in words]
+        content_idx = [i for i, w in enumerate(words) if w.terms[lang]]
+        content = [words[i].terms[lang][0] for i in content_idx]
+        for number, v in enumerate(glossary.variants):
+            if v.language != lang:
+                continue
+            n = len(v.keys)
+            for i in range(len(keys) - n + 1):
+                if tuple(keys[i : i + n]) == v.keys:
+                    found.setdefault((i, i + n - 1), set()).add(number)
+            m = len(v.content)
+            if m >= 2 and v.content != v.keys:
+                for j in range(len(content) - m + 1):
+                    if tuple(content[j : j + m]) == v.content:
+                        span = (content_idx[j], content_idx[j + m - 1])
+                        found.setdefault(span, set()).add(number)
+    chosen: list[tuple[int, int, set[int]]] = []
+    taken: set[int] = set()
+    for (a, b), variants in sorted(found.items(), key=lambda kv: (-(kv[0][1] - kv[0][0]), kv[0])):
+        if taken.isdisjoint(range(a, b + 1)):
+            chosen.append((a, b, variants))
+            taken.update(range(a, b + 1))
+    return sorted(chosen, key=lambda m: m[0])
+
+
+# --- the searcher ------------------------------------------------------------------------
+
+
+_EMPTY_MESSAGE = "Requête vide : tapez un numéro de règle (704.5g) ou des mots du texte des règles."
+
+
+class Searcher:
+    """Keeps the whoosh index open for repeated queries (one per process is enough).
+
+    Thread-safe: queries are serialised on a lock (each one takes a few milliseconds)."""
+
+    def __init__(
+        self,
+        index: RuleIndex,
+        home: Path | None = None,
+        progress: ProgressCallback | None = None,
+        glossary: Glossary | None = None,
+        rebuild: bool = False,
+    ) -> None:
+        self.index = index
+        self.glossary = glossary if glossary is not None else load_glossary()
+        self._opened: OpenedIndex = ensure_index(index, home, progress, rebuild=rebuild)
+        self._lock = threading.Lock()
+        self._searcher = self._opened.whoosh.searcher()
+        self._docs = self._opened.documents
+        self._lengths = self._opened.lengths
+        # average length of each text field over the documents that have it (BM25)
+        self._average = {
+            name: sum(column) / max(1, sum(1 for n in column if n))
+            for name, column in self._lengths.items()
+        }
+        self._posting_cache: dict[tuple[str, str], tuple[Sequence[int], Sequence[float]]] = {}
+        self._phrase_cache: dict[tuple[str, tuple[str, ...], int], frozenset[int]] = {}
+        self._reader = self._searcher.reader()
+        self._frequencies: dict[tuple[str, str], int] = {}
+        vocab = self._opened.vocabulary
+        self._known = set(vocab.counts) | self.glossary.words
+        self._choices = sorted(self._known)
+        self._display = {**self.glossary.display, **vocab.display}
+        self._counts = vocab.counts
+        self._order = {ed.id: i for i, ed in enumerate(index.editions)}
+        self._positions = {
+            ed.id: {num: i for i, num in enumerate(ed.rules)} for ed in index.editions
+        }
+
+    @property
+    def path(self) -> Path:
+        return self._opened.path
+
+    def close(self) -> None:
+        with self._lock:
+            self._searcher.close()
+
+    def __enter__(self) -> Searcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- public -----------------------------------------------------------------------
+
+    def search(
+        self,
+        query: str,
+        editions: Sequence[str] | None = None,
+        language: str | None = None,
+        limit: int = 10,
+    ) -> SearchResult:
+        """Rules matching `query`, best first: rules named by number, then text hits."""
+        if language not in (None, "fr", "en"):
+            raise SearchError(f"Langue inconnue : « {language} » (attendu : fr ou en)")
+        eds = [self.index.edition(e).id for e in editions] if editions else None
+        limit = max(1, min(int(limit), 200))
+        if not isinstance(query, str):
+            query = str(query)
+        with self._lock:
+            return self._search(query, eds, language, limit)
+
+    # -- steps ------------------------------------------------------------------------
+
+    def _search(
+        self, query: str, editions: list[str] | None, language: str | None, limit: int
+    ) -> SearchResult:
+        text, truncated = clean(query)
+        notes: list[str] = []
+        if truncated:
+            notes.append(f"Requête tronquée à {MAX_QUERY_CHARS} caractères.")
+        if not text or not any(c.isalnum() for c in text):
+            return SearchResult(query, None, _EMPTY_MESSAGE, ())
+
+        # Typos first (numbers and the words around them are never "corrected"), so that
+        # the answer can say what was searched for, numbers included.
+        searched, corrections = self._correct(text)
+        numbers = find_numbers(searched)
+        number_hits, number_notes = self._number_hits(numbers, editions, language)
+        notes.extend(number_notes)
+        rest = searched
+        for ref in reversed(numbers):
+            rest = rest[: ref.start] + " " + rest[ref.end :]
+        rest = " ".join(rest.split())
+        if numbers and not TOKEN_RE.search(rest):
+            hits = number_hits + self._reference_hits(numbers, editions, language, number_hits)
+            return SearchResult(query, None, " ".join(notes) or None, tuple(hits[:limit]))
+
+        words = _words(rest)
+        concepts, expansions = self._concepts(rest, words)
+        if not concepts:
+            msg = "Aucun mot significatif dans la requête (seulement des mots vides)."
+            return SearchResult(query, None, " ".join([*notes, msg]), tuple(number_hits[:limit]))
+
+        text_hits, missing = self._text_hits(concepts, words, editions, language, limit)
+        seen = {(h.edition, h.rule) for h in number_hits}
+        text_hits = [h for h in text_hits if (h.edition, h.rule) not in seen]
+        corrected = searched if corrections else None
+        if missing:
+            notes.append("Absent des règles : " + ", ".join(f"« {m} »" for m in missing) + ".")
+        if not text_hits and not number_hits:
+            notes.append(f"Aucune règle ne correspond à « {searched} ».")
+        hits = (number_hits + text_hits)[:limit]
+        return SearchResult(query, corrected, " ".join(notes) or None, tuple(hits), expansions)
+
+    def _correct(self, text: str) -> tuple[str, list[tuple[str, str]]]:
+        """Unknown words replaced by the nearest word of the index vocabulary."""
+        out: list[str] = []
+        corrections: list[tuple[str, str]] = []
+        last = 0
+        for m in TOKEN_RE.finditer(text):
+            word = m.group(0)
+            replacement = self._suggest(word)
+            out.append(text[last : m.start()])
+            if replacement is not None:
+                out.append(replacement)
+                corrections.append((word, replacement))
+            else:
+                out.append(word)
+            last = m.end()
+        out.append(text[last:])
+        return "".join(out), corrections
+
+    def _suggest(self, word: str) -> str | None:
+        """The vocabulary word the user probably meant, or None to keep `word` as typed."""
+        folded = fold_token(word)
+        if "'" in folded:
+            return None  # elided forms (l'aura…): the corpus spells them the same way
+        if (
+            len(folded) < 4
+            or any(c.isdigit() for c in folded)
+            or folded in self._known
+            or any(analysis.is_stop_word(word, lang) for lang in _LANGUAGES)
+        ):
+            return None
+        cutoff = 80.0 if len(folded) >= 6 else 75.0
+        found = process.extract(
+            folded, self._choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=5
+        )
+        if not found:
+            return None
+        best = max(found, key=lambda f: (round(f[1]), self._counts.get(f[0], 0)))[0]
+        # An inflection the corpus happens not to spell out (blessure, mortelle) is kept; a
+        # near-miss of another word (marquers → marqueurs, not marquées) is corrected.
+        if self._stem_indexed(word) and (
+            fuzz.ratio(folded, best) < 88
+            or any(analysis.terms(best, lang) == analysis.terms(word, lang) for lang in _LANGUAGES)
+        ):
+            return None
+        return self._display.get(best, best)
+
+    def _stem_indexed(self, word: str) -> bool:
+        for lang in _LANGUAGES:
+            for term in analysis.terms(word, lang):
+                for role in _FIELD_WEIGHT:
+                    if self._df(f"{role}_{lang}", term) > 0:
+                        return True
+        return False
+
+    def _concepts(self, text: str, words: list[_Word]) -> tuple[list[_Concept], tuple[str, ...]]:
+        concepts: list[_Concept] = []
+        expansions: list[str] = []
+        matches = _glossary_matches(words, self.glossary)
+        covered = {m[0]: m for m in matches}
+        i = 0
+        while i < len(words):
+            if i in covered:
+                a, b, written = covered[i]
+                label = text[words[a].start : words[b].end]
+                concept = _Concept(label, {})
+                alternatives: list[str] = []
+                variants = self.glossary.variants
+                typed_in = {variants[n].language for n in written}
+                for t in sorted({variants[n].term for n in written}):
+                    for number, v in enumerate(variants):
+                        if v.term != t:
+                            continue
+                        if number in written:
+                            weight = 1.0
+                        elif v.language in typed_in:
+                            weight = SYNONYM  # another wording: effets / actions basés…
+                        else:
+                            weight = TRANSLATED
+                        concept.add(v.language, v.content, weight)
+                        if normalize(v.text) != normalize(label):
+                            alternatives.append(v.text)
+                # the words as typed, too (an English word in French text, and vice versa)
+                for lang in _LANGUAGES:
+                    seq = tuple(t for w in words[a : b + 1] for t in w.terms[lang])
+                    if seq:
+                        concept.add(lang, seq, 1.0 if lang in typed_in else TRANSLATED)
+                concepts.append(concept)
+                if alternatives:
+                    expansions.append(f"{label} → {', '.join(dict.fromkeys(alternatives))}")
+                i = b + 1
+                continue
+            w = words[i]
+            i += 1
+            if any(not w.terms[lang] for lang in _LANGUAGES):
+                continue  # a stop word in either language: no concept of its own
+            concepts.append(
+                _Concept(w.text, {lang: [(tuple(w.terms[lang]), 1.0)] for lang in _LANGUAGES})
+            )
+        return concepts, tuple(expansions)
+
+    def _text_hits(
+        self,
+        concepts: list[_Concept],
+        words: list[_Word],
+        editions: list[str] | None,
+        language: str | None,
+        limit: int,
+    ) -> tuple[list[Hit], list[str]]:
+        """Rank paragraphs by BM25 over the concepts, weighted by how many concepts each
+        covers, then one hit per (edition, rule), editions interleaved."""
+        n_docs = max(1, len(self._docs))
+        kept: list[_Concept] = []
+        missing: list[str] = []
+        idf: dict[tuple[str, str], float] = {}  # (language, term) -> IDF of its concept
+        for c in concepts:
+            df = self._concept_frequency(c)
+            if df == 0:
+                missing.append(c.label)
+                continue
+            kept.append(c)
+            weight = math.log(n_docs / (min(df, n_docs) + 1)) + 1.0
+            for lang in _LANGUAGES:
+                for term in c.terms(lang):
+                    idf.setdefault((lang, term), weight)
+        if not kept:
+            return [], missing
+        scores: dict[int, float] = {}
+        covered: dict[int, int] = {}
+        for c in kept:
+            for d in self._score_concept(c, idf, scores):
+                covered[d] = covered.get(d, 0) + 1
+        if len(kept) >= 2:
+            # A bonus for the query's words as a phrase (a few words apart at most).
+            for lang in _LANGUAGES:
+                seq = tuple(t for w in words for t in w.terms[lang])
+                field = f"body_{lang}"
+                if 2 <= len(seq) <= 8 and all(self._df(field, t) for t in seq):
+                    docs = self._phrase_docs(field, seq, slop=3)
+                    for t in seq:
+                        self._add_term(
+                            field, t, idf[(lang, t)], PHRASE_BONUS / len(seq), scores, docs
+                        )
+        total = len(kept)
+        groups: dict[tuple[str, str], list[tuple[float, DocInfo]]] = {}
+        terms = {lang: set().union(*(c.terms(lang) for c in kept)) for lang in _LANGUAGES}
+        for d, raw in scores.items():
+            info = self._docs[d]
+            if (editions and info.edition not in editions) or (
+                language and info.language != language
+            ):
+                continue
+            coverage = covered.get(d, 0) / total
+            weight = _KIND_WEIGHT.get(info.kind, 1.0)
+            if coverage == 1.0 and info.kind == "title" and self._whole_heading(info, terms):
+                weight *= HEADING_BONUS
+            score = raw * weight * (0.15 + 0.85 * coverage**2)
+            groups.setdefault((info.edition, info.rule), []).append((score, info))
+        ranked: list[tuple[float, str, str, DocInfo]] = []
+        for (ed, rule), group in groups.items():
+            group.sort(key=lambda g: -g[0])
+            best, best_info = group[0]
+            ranked.append((best + 0.1 * sum(sc for sc, _ in group[1:3]), ed, rule, best_info))
+        ranked.sort(
+            key=lambda r: (
+                -r[0],
+                self._order.get(r[1], 99),
+                self._positions.get(r[1], {}).get(r[2], 0),
+            )
+        )
+        ranked = _diversify(ranked, limit)
+        if not ranked:
+            return [], missing
+        top = max(r[0] for r in ranked) or 1.0
+        hits = []
+        for score, _, _, info in ranked:
+            hit = self._make_text_hit(info, terms, round(0.99 * score / top, 4))
+            if hit is not None:
+                hits.append(hit)
+        return hits, missing
+
+    # -- scoring ----------------------------------------------------------------------
+
+    def _score_concept(
+        self, concept: _Concept, idf: dict[tuple[str, str], float], scores: dict[int, float]
+    ) -> set[int]:
+        """Add the concept's BM25 to `scores`, every form in every field; return the
+        documents that have it. Multi-word forms count where they appear as a phrase (in
+        paragraphs) or with all their words (titles, short); they weigh as one word."""
+        found: set[int] = set()
+        for lang, seqs in concept.forms.items():
+            for seq, weight in seqs:
+                for role, role_weight in _FIELD_WEIGHT.items():
+                    field = f"{role}_{lang}"
+                    if not all(self._df(field, t) for t in seq):
+                        continue
+                    boost = weight * role_weight
+                    if len(seq) == 1:
+                        found |= self._add_term(field, seq[0], idf[(lang, seq[0])], boost, scores)
+                        continue
+                    if role == "body":
+                        docs = self._phrase_docs(field, seq)
+                    else:
+                        docs = frozenset.intersection(
+                            *(frozenset(self._postings(field, t)[0]) for t in seq)
+                        )
+                    for t in seq:
+                        found |= self._add_term(
+                            field, t, idf[(lang, t)], boost / len(seq), scores, docs
+                        )
+        return found
+
+    def _add_term(
+        self,
+        field: str,
+        term: str,
+        idf: float,
+        boost: float,
+        scores: dict[int, float],
+        only: frozenset[int] | None = None,
+    ) -> set[int]:
+        ids, tfs = self._postings(field, term)
+        lengths = self._lengths.get(field)
+        if lengths is None:
+            return set()
+        k1 = BM25_K1
+        b = BM25_B if field.startswith("body_") else 0.3
+        fixed = k1 * (1 - b)
+        per_token = k1 * b / (self._average.get(field) or 1.0)
+        factor = boost * idf * (k1 + 1)
+        found: set[int] = set()
+        for d, tf in zip(ids, tfs, strict=True):
+            if only is not None and d not in only:
+                continue
+            scores[d] = scores.get(d, 0.0) + factor * tf / (tf + fixed + per_token * lengths[d])
+            found.add(d)
+        return found
+
+    def _postings(self, field: str, term: str) -> tuple[Sequence[int], Sequence[float]]:
+        """Document numbers and term frequencies of `term` in `field` (cached: the index
+        is read-only). Reads whoosh's posting blocks whole when it can."""
+        key = (field, term)
+        cached = self._posting_cache.get(key)
+        if cached is not None:
+            return cached
+        ids: list[int] = []
+        tfs: list[float] = []
+        if self._df(field, term):
+            matcher = self._reader.postings(field, term)
+            try:
+                while matcher.is_active():
+                    if matcher._ids is None:
+                        matcher._read_ids()
+                    if matcher._weights is None:
+                        matcher._read_weights()
+                    start, end = matcher._i, matcher._blocklength
+                    ids.extend(matcher._ids[start:end])
+                    tfs.extend(matcher._weights[start:end])
+                    matcher._next_block()
+            except AttributeError:  # another codec: the public, slower way
+                ids.clear()
+                tfs.clear()
+                matcher = self._reader.postings(field, term)
+                while matcher.is_active():
+                    ids.append(matcher.id())
+                    tfs.append(matcher.weight())
+                    matcher.next()
+        result = (ids, tfs)
+        if len(self._posting_cache) > 50_000:
+            self._posting_cache.clear()
+        self._posting_cache[key] = result
+        return result
+
+    def _phrase_docs(self, field: str, seq: tuple[str, ...], slop: int = 1) -> frozenset[int]:
+        key = (field, seq, slop)
+        cached = self._phrase_cache.get(key)
+        if cached is None:
+            query = wq.Phrase(field, list(seq), slop=slop)
+            cached = frozenset(self._searcher.docs_for_query(query))
+            if len(self._phrase_cache) > 20_000:
+                self._phrase_cache.clear()
+            self._phrase_cache[key] = cached
+        return cached
+
+    def _df(self, fieldname: str, term: str) -> int:
+        """Documents with `term` in `fieldname` (cached: the index never changes)."""
+        key = (fieldname, term)
+        found = self._frequencies.get(key)
+        if found is None:
+            found = self._reader.doc_frequency(fieldname, term)
+            if len(self._frequencies) > 100_000:
+                self._frequencies.clear()
+            self._frequencies[key] = found
+        return found
+
+    def _concept_frequency(self, concept: _Concept) -> int:
+        """About how many documents mention the concept in any of its forms (an upper bound:
+        per-field document frequencies added up; a phrase counts as its rarest word)."""
+        total = 0
+        for lang, seqs in concept.forms.items():
+            for seq, _ in seqs:
+                total += min(
+                    sum(self._df(f"{role}_{lang}", t) for role in _FIELD_WEIGHT) for t in seq
+                )
+        return total
+
+    def _whole_heading(self, info: DocInfo, terms: dict[AnalyzerLanguage, set[str]]) -> bool:
+        """True when the query names the section: every word of its title was asked for."""
+        ed = self.index.edition(info.edition)
+        rule = ed.rules.get(info.rule)
+        if rule is None or not rule.title:
+            return False
+        heading = analysis.terms(rule.title, ed.language)
+        return bool(heading) and set(heading) <= terms[ed.language]
+
+    # -- building hits ----------------------------------------------------------------
+
+    def _make_text_hit(
+        self, info: DocInfo, terms: dict[AnalyzerLanguage, set[str]], score: float
+    ) -> Hit | None:
+        edition = info.edition
+        ed = self.index.edition(edition)
+        kind = info.kind
+        lang: AnalyzerLanguage = "en" if info.language == "en" else "fr"
+        if kind == "glossary":
+            entries = ed.glossary
+            para = info.para
+            if para >= len(entries):
+                return None
+            entry = entries[para]
+            body = f"{entry.term} : {' '.join(p.text for p in entry.paragraphs)}"
+            segments = snippet(body, terms[lang], lang)
+            return Hit(
+                edition, entry.term, "glossary", entry.term, "Glossaire", segments, score, lang
+            )
+        rule = ed.rules.get(info.rule)
+        if rule is None:
+            return None
+        if kind == "title" or not rule.paragraphs:
+            text = rule.title or ""
+            title_lang: AnalyzerLanguage = ed.language
+            segments = snippet(text, terms[title_lang], title_lang)
+        else:
+            para = min(info.para, len(rule.paragraphs) - 1)
+            segments = snippet(rule.paragraphs[para].text, terms[lang], lang)
+        return Hit(
+            edition,
+            rule.number,
+            "text",
+            self._title(rule),
+            self._crumbs(rule),
+            segments,
+            score,
+            rule.language or ed.language,
+        )
+
+    def _title(self, rule: Rule) -> str | None:
+        for r in reversed(self.index.breadcrumb(rule)):
+            if r.title:
+                return r.title
+        return None
+
+    def _crumbs(self, rule: Rule) -> str:
+        return " › ".join(
+            f"{r.number}. {r.title}" if r.title else r.number
+            for r in self.index.breadcrumb(rule)[:-1]
+        )
+
+    def _number_hits(
+        self, numbers: list[_NumberRef], editions: list[str] | None, language: str | None
+    ) -> tuple[list[Hit], list[str]]:
+        hits: list[Hit] = []
+        notes: list[str] = []
+        for ref in numbers:
+            rules = self.index.everywhere(ref.number)
+            if editions:
+                rules = [r for r in rules if r.edition in editions]
+            if language:
+                rules = [r for r in rules if (r.language or self._lang(r)) == language]
+            if not rules:
+                where = " dans les éditions choisies" if editions else ""
+                nearest = self.index.nearest(ref.number)
+                hint = f" Numéros proches : {', '.join(nearest)}." if nearest else ""
+                notes.append(f"Règle {ref.number} introuvable{where}.{hint}")
+                continue
+            for rule in rules:
+                if any(h.edition == rule.edition and h.rule == rule.number for h in hits):
+                    continue
+                body = rule.text or (rule.examples[0] if rule.examples else rule.title or "")
+                segs = _plain_snippet(body)
+                hits.append(
+                    Hit(
+                        rule.edition,
+                        rule.number,
+                        "number",
+                        self._title(rule),
+                        self._crumbs(rule),
+                        segs,
+                        1.0,
+                        rule.language or self._lang(rule),
+                    )
+                )
+        return hits, notes
+
+    def _lang(self, rule: Rule) -> str:
+        return self.index.edition(rule.edition).language
+
+    def _reference_hits(
+        self,
+        numbers: list[_NumberRef],
+        editions: list[str] | None,
+        language: str | None,
+        already: list[Hit],
+    ) -> list[Hit]:
+        """Rules that cite a rule named in the query (after the rule itself)."""
+        seen = {(h.edition, h.rule) for h in already}
+        out: list[Hit] = []
+        for ref in numbers:
+            for rule in self.index.everywhere(ref.number):
+                for citer in self.index.cited_by(rule):
+                    key = (citer.edition, citer.rule)
+                    if key in seen or (editions and citer.edition not in editions):
+                        continue
+                    source = self.index.get(citer.rule, citer.edition)
+                    if source is None:
+                        continue
+                    if language and (source.language or self._lang(source)) != language:
+                        continue
+                    seen.add(key)
+                    raws = [r.raw for r in source.references if r.target == ref.number]
+                    para = next(
+                        (p.text for p in source.paragraphs if any(r in p.text for r in raws)),
+                        source.text,
+                    )
+                    segs = _mark_literal(para, raws)
+                    out.append(
+                        Hit(
+                            source.edition,
+                            source.number,
+                            "reference",
+                            self._title(source),
+                            self._crumbs(source),
+                            segs,
+                            0.5,
+                            source.language or self._lang(source),
+                        )
+                    )
+        return out
+
+
+def _diversify(
+    ranked: list[tuple[float, str, str, DocInfo]], limit: int
+) -> list[tuple[float, str, str, DocInfo]]:
+    """Best first, but each further hit from an edition already shown weighs a little less,
+    so that the answer of every edition comes up early, not ten rules of the newest one."""
+    pool = list(ranked[: max(limit * 4, 40)])
+    shown: dict[str, int] = {}
+    out: list[tuple[float, str, str, DocInfo]] = []
+    while pool and len(out) < limit:
+        best = max(
+            range(len(pool)),
+            key=lambda i: (pool[i][0] * EDITION_DECAY ** shown.get(pool[i][1], 0), -i),
+        )
+        item = pool.pop(best)
+        shown[item[1]] = shown.get(item[1], 0) + 1
+        out.append(item)
+    return out
+
+
+_KIND_WEIGHT = {"text": 1.0, "example": 0.9, "title": 1.0, "glossary": 0.6}
+
+
+# --- snippets ----------------------------------------------------------------------------
+
+
+def snippet(
+    text: str, terms: set[str], language: AnalyzerLanguage, width: int = SNIPPET_CHARS
+) -> tuple[Segment, ...]:
+    """A window of `text` around its densest cluster of matched words, matches marked."""
+    spans = [(t.start, t.end) for t in analysis.analyze(text, language) if t.term in terms]
+    start, end = _window(text, spans, width)
+    out: list[Segment] = []
+    if start > 0:
+        out.append(Segment("…", False))
+    cursor = start
+    for a, b in spans:
+        if a < start or b > end:
+            continue
+        if a > cursor:
+            out.append(Segment(text[cursor:a], False))
+        out.append(Segment(text[a:b], True))
+        cursor = b
+    if cursor < end:
+        out.append(Segment(text[cursor:end], False))
+    if end < len(text):
+        out.append(Segment("…", False))
+    return tuple(_merge(out))
+
+
+def _window(text: str, spans: list[tuple[int, int]], width: int) -> tuple[int, int]:
+    if len(text) <= width:
+        return 0, len(text)
+    best_start, best_count = 0, -1
+    for a, _ in spans or [(0, 0)]:
+        lo = max(0, a - width // 4)
+        count = sum(1 for x, y in spans if x >= lo and y <= lo + width)
+        if count > best_count:
+            best_start, best_count = lo, count
+    start = best_start
+    if start > 0:
+        space = text.rfind(" ", 0, start + 1)
+        start = space + 1 if space >= 0 and start - space < 30 else start
+    end = min(len(text), start + width)
+    if end < len(text):
+        space = text.rfind(" ", start, end)
+        end = space if space > start + width // 2 else end
+    return start, end
+
+
+def _merge(segments: list[Segment]) -> list[Segment]:
+    out: list[Segment] = []
+    for s in segments:
+        if not s.text:
+            continue
+        if out and out[-1].match == s.match:
+            out[-1] = Segment(out[-1].text + s.text, s.match)
+        else:
+            out.append(s)
+    return out
+
+
+def _plain_snippet(text: str) -> tuple[Segment, ...]:
+    start, end = _window(text, [], SNIPPET_CHARS)
+    body = text[start:end] + ("…" if end < len(text) else "")
+    return (Segment(body, False),) if body else ()
+
+
+def _mark_literal(text: str, needles: list[str]) -> tuple[Segment, ...]:
+    spans = sorted(
+        (m.start(), m.end()) for n in needles if n for m in re.finditer(re.escape(n), text)
+    )
+    start, end = _window(text, spans, SNIPPET_CHARS)
+    out: list[Segment] = [Segment("…", False)] if start > 0 else []
+    cursor = start
+    for a, b in spans:
+        if a < cursor or b > end:
+            continue
+        out.append(Segment(text[cursor:a], False))
+        out.append(Segment(text[a:b], True))
+        cursor = b
+    out.append(Segment(text[cursor:end], False))
+    if end < len(text):
+        out.append(Segment("…", False))
+    return tuple(_merge(out))
+
+
+# --- module-level convenience --------------------------------------------------------------
+
+# A few open searchers, most recently used last (a process normally has one corpus; tests
+# and scripts that load several get theirs without keeping every old index open).
+_SEARCHERS: OrderedDict[tuple[int, str], Searcher] = OrderedDict()
+_SEARCHERS_KEPT = 4
+_SEARCHERS_LOCK = threading.Lock()
+
+
+def get_searcher(
+    index: RuleIndex, home: Path | None = None, progress: ProgressCallback | None = None
+) -> Searcher:
+    """The process-wide Searcher for `index` (opened, or built, on first use)."""
+    key = (id(index), str(store.cache_dir(home)))
+    with _SEARCHERS_LOCK:
+        searcher = _SEARCHERS.get(key)
+        if searcher is None or searcher.index is not index:
+            searcher = Searcher(index, home=home, progress=progress)
+            _SEARCHERS[key] = searcher
+            while len(_SEARCHERS) > _SEARCHERS_KEPT:
+                # dropped, not closed: another thread may still be using it
+                _SEARCHERS.popitem(last=False)
+        _SEARCHERS.move_to_end(key)
+        return searcher
+
+
+def search(
+    index: RuleIndex,
+    query: str,
+    editions: list[str] | None = None,
+    language: str | None = None,
+    limit: int = 10,
+    home: Path | None = None,
+) -> SearchResult:
+    """Search every edition of `index` (see `Searcher.search`)."""
+    return get_searcher(index, home).search(query, editions, language, limit)
