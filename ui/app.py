@@ -22,7 +22,7 @@ pages = {
         spec.script,
         title=spec.title,
         icon=spec.icon,
-        url_path=spec.url_path,
+        url_path=spec.url_path or None,
         default=spec is links.RECHERCHE,
     )
     for spec in links.PAGES
@@ -35,5 +35,8 @@ if links.RULE in st.query_params and current.url_path not in (
     links.COMPARER.url_path,
 ):
     st.switch_page(pages[links.REGLE], query_params=st.query_params.to_dict())
+# ... and so does a link to a board of the gallery: `/?plateau=704-8-louveteau`.
+if links.BOARD in st.query_params and current.url_path != links.BAC_A_SABLE.url_path:
+    st.switch_page(pages[links.BAC_A_SABLE], query_params=st.query_params.to_dict())
 
 current.run()

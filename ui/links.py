@@ -2,7 +2,7 @@
 
 Pages are addressed by their script (relative to ui/app.py) and carry their state in the query
 string, so any view can be shared: `?regle=704.5g&edition=fr-2024` opens a rule (on any page,
-including the root), `recherche?q=contact+mortel`, `comparer?regle=704&de=fr-2011&vers=fr-2024`,
+including the root), `?q=contact+mortel`, `comparer?regle=704&de=fr-2011&vers=fr-2024`,
 `bac-a-sable?plateau=704.8-persistance`.
 """
 
@@ -25,7 +25,8 @@ class PageSpec:
     icon: str
 
 
-RECHERCHE = PageSpec("views/recherche.py", "recherche", "Recherche", ":material/search:")
+# The default page lives at the root: its url_path is "".
+RECHERCHE = PageSpec("views/recherche.py", "", "Recherche", ":material/search:")
 REGLE = PageSpec("views/regle.py", "regle", "Règle", ":material/gavel:")
 COMPARER = PageSpec("views/comparer.py", "comparer", "Comparer", ":material/compare_arrows:")
 BAC_A_SABLE = PageSpec("views/bac_a_sable.py", "bac-a-sable", "Bac à sable", ":material/casino:")
@@ -71,7 +72,7 @@ def app_root(current_url: str | None) -> str:
     parts = urlsplit(current_url)
     path = parts.path.rstrip("/")
     for page in PAGES:
-        if path == f"/{page.url_path}" or path.endswith(f"/{page.url_path}"):
+        if page.url_path and path.endswith(f"/{page.url_path}"):
             path = path[: -len(page.url_path) - 1]
             break
     return urlunsplit((parts.scheme, parts.netloc, path + "/", "", ""))
@@ -95,12 +96,11 @@ def page_link(
     params: Mapping[str, str] | None = None,
     help: str | None = None,
     icon: str | None = None,
-    key_safe_label: bool = False,
 ) -> None:
-    """A link to `page`. `label` and `help` are escaped unless `key_safe_label` (our own text)."""
+    """A link to `page`; `label` and `help` are shown as text (escaped)."""
     st.page_link(
         page.script,
-        label=label if key_safe_label else md(label),
+        label=md(label),
         help=md(help) if help else "",
         icon=icon if icon is not None else "",
         query_params=dict(params) if params else {},

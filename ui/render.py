@@ -21,6 +21,7 @@ _PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
 # escapes are resolved: a word joiner after the first colon breaks the shortcode.
 _SHORTCODE = re.compile(r":(?=[A-Za-z0-9_+/-]+:)")
 _WORD_JOINER = "\u2060"
+_EDGE_BLANKS = re.compile(r"^[ \t\u00a0]+|[ \t\u00a0]+$")
 
 
 def md(text: object) -> str:
@@ -28,8 +29,10 @@ def md(text: object) -> str:
     s = str(text)
     s = _SHORTCODE.sub(":" + _WORD_JOINER, s)
     s = _PUNCT.sub(r"\\\1", s)
-    # Leading spaces would make an indented code block; hard line breaks keep the lines.
-    lines = [line.strip() for line in s.replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    # Indentation would make a code block and two trailing spaces a line break: any run of
+    # blanks at either end of a line becomes one space (which keeps inline fragments apart).
+    lines = s.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = [_EDGE_BLANKS.sub(" ", line) for line in lines]
     return "  \n".join(lines)
 
 
@@ -67,3 +70,60 @@ def dot(text: object) -> str:
     s = str(text).replace("\\", "\\\\").replace('"', '\\"')
     s = s.replace("\r", "").replace("\n", "\\n")
     return f'"{s}"'
+
+
+def _mark(text: str, directive: str) -> str:
+    """`text` escaped and wrapped in a Streamlit directive, blanks kept outside."""
+    if not text.strip():
+        return md(text)
+    lead = text[: len(text) - len(text.lstrip())]
+    trail = text[len(text.rstrip()) :]
+    return f"{md(lead)}:{directive}[{md(text.strip())}]{md(trail)}"
+
+
+def diff_sides(ops: Iterable[tuple[str, str]]) -> tuple[str, str]:
+    """Old and new text of a word diff (`judge.rules.concordance.diff_rules`) as escaped
+    Markdown: deletions in red on the old side, insertions in green on the new side, and a
+    cross-reference renumbered with the rules (`408 → 117`) in blue on both."""
+    old: list[str] = []
+    new: list[str] = []
+    for op, text in ops:
+        if op == "equal":
+            old.append(md(text))
+            new.append(md(text))
+        elif op == "delete":
+            old.append(_mark(text, "red-background"))
+        elif op == "insert":
+            new.append(_mark(text, "green-background"))
+        elif op == "renumbered":
+            before, _, after = text.partition(" → ")
+            space = after[len(after.rstrip()) :]
+            old.append(_mark(before, "blue-background") + md(space))
+            new.append(_mark(after, "blue-background"))
+        else:
+            old.append(md(text))
+            new.append(md(text))
+    return "".join(old), "".join(new)
+
+
+def diff_inline(ops: Iterable[tuple[str, str]]) -> str:
+    """One text: deletions struck through in red, insertions in green."""
+    out: list[str] = []
+    for op, text in ops:
+        if op == "delete":
+            out.append(_strike(text))
+        elif op == "insert":
+            out.append(_mark(text, "green-background"))
+        elif op == "renumbered":
+            out.append(_mark(text, "blue-background"))
+        else:
+            out.append(md(text))
+    return "".join(out)
+
+
+def _strike(text: str) -> str:
+    if not text.strip():
+        return md(text)
+    lead = text[: len(text) - len(text.lstrip())]
+    trail = text[len(text.rstrip()) :]
+    return f"{md(lead)}:red-background[~~{md(text.strip())}~~]{md(trail)}"

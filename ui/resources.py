@@ -1,5 +1,5 @@
-"""What the app loads once per process: the rule index (and, when the library has them, the
-search index). Pages only call the functions here.
+"""What the app loads once per process: the rule index and the search index. Pages only call
+the functions here.
 
 Each resource is an `st.cache_resource` keyed on the store's *generation*: a cheap stamp of
 $JUDGE_HOME and of the editions stored in it (folder names and the times their `edition.json`
@@ -12,6 +12,7 @@ a half-built index.
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +20,8 @@ import streamlit as st
 
 from judge.rules import store
 from judge.rules.index import CORPUS_DIR, RuleIndex, load_index
+from judge.search.index import ensure_index
+from judge.search.query import Searcher
 
 
 @dataclass(frozen=True)
@@ -68,33 +71,57 @@ def _resolve(generation: Generation) -> str:
         return generation.key
 
 
-def rule_index() -> RuleIndex:
+@st.cache_resource(show_spinner=False, max_entries=8)
+def _searcher(generation_key: str) -> Searcher:
+    # Opened on the very RuleIndex object the pages read for this generation. The search
+    # index on disk is keyed by the content of that index (under $JUDGE_HOME/cache) and
+    # built there first when missing.
+    return Searcher(_rules(generation_key))
+
+
+def _key() -> str:
     gen = current_generation()
     key = _resolve(gen)
-    index = _rules(key)
+    _rules(key)
     with _lock:
         if key == gen.key:
             _ready[gen.home] = key
-    return index
+    return key
 
 
-def rebuild(step: object = None) -> RuleIndex:
+def rule_index() -> RuleIndex:
+    return _rules(_key())
+
+
+def searcher() -> Searcher:
+    """The search index of the same generation as `rule_index()` (its `.index`)."""
+    return _searcher(_key())
+
+
+def rebuild(step: Callable[[float, str], object] | None = None) -> RuleIndex:
     """Build the index of the store as it is now, then make it the one every session reads.
 
     `step(fraction, message)` is called between stages (for a progress bar)."""
 
     def report(fraction: float, message: str) -> None:
-        if callable(step):
+        if step is not None:
             step(fraction, message)
 
     gen = current_generation()
     with _lock:
         _building.add(gen.key)
     try:
-        report(0.1, "Analyse des éditions…")
+        report(0.05, "Analyse des éditions…")
         index = _rules(gen.key)
-        report(0.6, "Index des règles prêt.")
-        _build_search(gen.key, index)
+        report(0.4, "Index des règles prêt ; index de recherche…")
+
+        def searched(done: int, total: int) -> None:
+            report(0.4 + 0.6 * done / max(total, 1), f"Index de recherche : {done}/{total}")
+
+        # Built on disk outside the cached function (which must not touch any element),
+        # then opened by it in a few milliseconds.
+        ensure_index(index, progress=searched)
+        _searcher(gen.key)
         report(1.0, "Index de recherche prêt.")
     finally:
         with _lock:
@@ -102,10 +129,6 @@ def rebuild(step: object = None) -> RuleIndex:
     with _lock:
         _ready[gen.home] = gen.key
     return index
-
-
-def _build_search(generation_key: str, index: RuleIndex) -> None:
-    """Placeholder until the search library lands (filled in below when it does)."""
 
 
 def shipped_ids() -> frozenset[str]:

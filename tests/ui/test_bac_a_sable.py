@@ -1,0 +1,150 @@
+"""Bac à sable page: gallery boards, tables, choices, both rulesets, uploads."""
+
+from __future__ import annotations
+
+import json
+
+from streamlit.testing.v1 import AppTest
+
+from tests.ui.conftest import follow, link_to, no_exception, open_page, shown
+from ui import links
+from ui.render import plain
+
+
+def _button(at: AppTest, label: str) -> object:
+    found = [b for b in at.button if b.label == label]
+    assert found, [b.label for b in at.button]
+    return found[0]
+
+
+def _run(at: AppTest) -> AppTest:
+    _button(at, "Lancer").click().run()  # type: ignore[attr-defined]
+    no_exception(at)
+    return at
+
+
+def _gallery(at: AppTest, name: str) -> AppTest:
+    open_page(at, links.BAC_A_SABLE, plateau=name)
+    no_exception(at)
+    return at
+
+
+def test_704_8_gallery_board_runs(app: AppTest) -> None:
+    _gallery(app, "704-8-louveteau")
+    assert "Louveteau" in shown(app)  # the description of the board
+    _run(app)
+    text = shown(app)
+    assert "Passe 1" in text
+    # 704.5f: the first Louveteau (toughness -1) is put into the graveyard, its rule linked
+    # and quoted; 704.5g destroys the second one.
+    link_to(app, regle="704.5f", edition="fr-2024")
+    link_to(app, regle="704.5g", edition="fr-2024")
+    assert "mis au cimetière" in text and "Louveteau (louveteau)" in text
+    assert "« 704.5f Si une créature a une endurance inférieure ou égale à 0" in text
+    # The persist/undying outcome: no undying for the one with a +1/+1 counter (704.8, last
+    # known information), undying for the other.
+    assert "ne se déclenche pas" in text
+    assert "immortalité (undying) ne se déclenche pas : 1 marqueur +1/+1" in text
+    assert "Capacités déclenchées mises sur la pile" in text
+    assert "undying" in text and "Louveteau (louveteau-2)" in text
+    assert "Aucun joueur ne perd la partie." in text
+    # The final board: both in the graveyard, the trigger on the stack.
+    zones = [d.value for d in app.dataframe]
+    assert any("Louveteau (louveteau-2)" in list(df.get("Objet", [])) for df in zones)
+
+
+def test_both_rulesets_side_by_side(app: AppTest) -> None:
+    _gallery(app, "704-8-louveteau")
+    app.toggle[0].set_value(True)
+    _run(app)
+    text = shown(app)
+    assert "Règles complètes 2024 (704)" in text
+    assert "Anciennes règles, avant 2009 (420)" in text
+    link_to(app, regle="704.5f", edition="fr-2024")
+    link_to(app, regle="420.5b", edition="fr-pre2009")
+    assert "« 420.5b Une créature avec une endurance de 0 ou moins" in text
+
+
+def test_choice_awaited_then_made(app: AppTest) -> None:
+    _gallery(app, "regle-des-legendes-choix-attendu")
+    _run(app)
+    text = shown(app)
+    assert "Choix attendus" in text
+    assert "Alice doit choisir le permanent légendaire « Jace » à garder" in text
+    assert "Actions qui seront effectuées en même temps" in text
+    choice = next(s for s in app.selectbox if s.label == "Choix")
+    choice.set_value("jace-2")
+    _button(app, "Faire ce choix et relancer").click().run()  # type: ignore[attr-defined]
+    no_exception(app)
+    text = shown(app)
+    assert "Choix attendus" not in text
+    assert "garde Jace (jace-2)" in text or "garde jace-2" in text, text
+    link_to(app, regle="704.5j", edition="fr-2024")
+    # The choice is now part of the board: in the JSON of the choices made.
+    area = next(t for t in app.text_area if "choices" in t.value)
+    assert json.loads(area.value)["choices"] == [{"rule": "704.5j", "keep": "jace-2"}]
+
+
+def test_rule_link_from_an_action_opens_the_rule(app: AppTest) -> None:
+    _gallery(app, "704-8-louveteau")
+    _run(app)
+    follow(app, link_to(app, regle="704.8", edition="fr-2024"))
+    assert "704.8" in plain(app.header[0].value)
+
+
+def test_table_edit_changes_the_outcome(app: AppTest) -> None:
+    _gallery(app, "704-8-louveteau")
+    # The second Louveteau has no damage any more: only the first one dies.
+    _edit(app, "permanents", {1: {"damage": 0}})
+    _run(app)
+    text = shown(app)
+    assert "704.5g" not in [lk.proto.query_string.split("&")[0][6:] for lk in app.page_link]
+    assert "Louveteau (louveteau-2)" not in text.split("Plateau final")[0]
+
+
+def _edit(at: AppTest, table: str, edited_rows: dict[int, dict[str, object]]) -> AppTest:
+    """What a person typing in the cells of a table does (AppTest sets the edit state)."""
+    editor = next(e for e in at.data_editor if str(e.key).startswith(f"bac-{table}-"))
+    at.session_state[editor.key] = {
+        "edited_rows": edited_rows,
+        "added_rows": [],
+        "deleted_rows": [],
+    }
+    at.run()
+    no_exception(at)
+    return at
+
+
+def test_bad_board_upload_shows_french_error(app: AppTest) -> None:
+    _gallery(app, "704-8-louveteau")
+    uploader = app.file_uploader[0]
+    uploader.set_value(("plateau.json", b'{"players": []}', "application/json")).run()
+    no_exception(app)
+    assert app.error
+    assert "au moins un joueur" in plain(app.error[0].value)
+    # The board being edited did not change.
+    assert "Louveteau" in shown(app)
+
+
+def test_good_board_upload_replaces_the_board(app: AppTest) -> None:
+    _gallery(app, "704-8-louveteau")
+    board = {
+        "players": [{"name": "Chloé", "life": 0}, {"name": "Denis", "life": 3}],
+        "permanents": [],
+    }
+    uploader = app.file_uploader[0]
+    uploader.set_value(("mon-plateau.json", json.dumps(board).encode(), "application/json"))
+    app.run()
+    no_exception(app)
+    _run(app)
+    text = shown(app)
+    assert "Ont perdu la partie : Chloé." in text
+    link_to(app, regle="704.5a", edition="fr-2024")
+
+
+def test_bad_cell_is_reported_with_its_place(app: AppTest) -> None:
+    _gallery(app, "704-8-louveteau")
+    _edit(app, "permanents", {0: {"counters": "beaucoup"}})
+    message = plain(app.error[0].value)
+    assert "Permanents, ligne 1, colonne « Marqueurs »" in message
+    assert _button(app, "Lancer").disabled  # type: ignore[attr-defined]

@@ -1,0 +1,127 @@
+"""Corpus page: editions, quality report, importing a document."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from judge.rules import store
+from tests.ui.conftest import EVIL_DOC, link_to, no_exception, open_page, shown
+from ui import links, resources
+from ui.render import plain
+
+
+def _editions(at: AppTest) -> list[str]:
+    return list(at.dataframe[0].value["Identifiant"])
+
+
+def _upload(at: AppTest, name: str, data: bytes, edition: str = "") -> AppTest:
+    at.file_uploader[0].set_value((name, data, "text/plain"))
+    if edition:
+        at.text_input[0].set_value(edition)
+    return at.button[0].click().run()
+
+
+def _store_listing(home: Path) -> list[str]:
+    root = store.editions_dir(home)
+    return sorted(p.name for p in root.iterdir()) if root.exists() else []
+
+
+def test_lists_editions_and_quality(app: AppTest) -> None:
+    open_page(app, links.CORPUS)
+    no_exception(app)
+    assert _editions(app) == ["fr-2024", "fr-2011", "fr-pre2009"]
+    text = shown(app)
+    assert "Rapport de qualité" in text
+    assert "11 présentes" in text  # fr-2024's resolved references
+    assert [m.value for m in app.metric][:1] == ["65"]  # rules parsed in fr-2024
+    link_to(app, regle="301.5e", edition="fr-2024")  # an English paragraph, one click away
+
+
+@pytest.mark.parametrize(
+    ("name", "data", "expected"),
+    [
+        ("notes.txt", b"bonjour\nrien ici\n", "aucune règle trouvée"),
+        ("image.txt", bytes(range(256)) * 8, "n'est pas un document texte"),
+        ("vide.txt", b"   \n", "est vide"),
+        ("enorme.txt", b"1" * (store.MAX_BYTES + 1), "trop gros"),
+    ],
+)
+def test_bad_upload_shows_french_error_and_changes_nothing(
+    app: AppTest, tmp_home: Path, name: str, data: bytes, expected: str
+) -> None:
+    open_page(app, links.CORPUS)
+    before = _editions(app)
+    _upload(app, name, data)
+    no_exception(app)
+    assert app.error, shown(app)
+    message = plain(app.error[0].value)
+    assert expected in message
+    assert "/tmp" not in message  # the temporary copy is never named
+    assert _editions(app) == before
+    assert _store_listing(tmp_home) == []
+    assert not app.success
+
+
+def test_upload_reserved_id_is_refused(app: AppTest, tmp_home: Path) -> None:
+    open_page(app, links.CORPUS)
+    _upload(app, "regles.txt", EVIL_DOC.encode(), edition="fr-2024")
+    assert "livrée avec le corpus" in plain(app.error[0].value)
+    assert _store_listing(tmp_home) == []
+
+
+def test_good_upload_adds_an_edition(app: AppTest, tmp_home: Path) -> None:
+    open_page(app, links.CORPUS)
+    _upload(app, "regles-2011.txt", EVIL_DOC.encode("cp1252", "replace"), edition="fr-2011-test")
+    no_exception(app)
+    assert not app.error, shown(app)
+    assert "Édition fr-2011-test importée" in plain(app.success[0].value)
+    assert "fr-2011-test" in _editions(app)
+    assert _store_listing(tmp_home) == ["fr-2011-test"]
+    # The other pages read the new index at once.
+    open_page(app, links.REGLE, regle="100.1", edition="fr-2011-test")
+    assert "Ces règles" in shown(app)
+    # ... and the edition can be removed again.
+    open_page(app, links.CORPUS)
+    remove = next(b for b in app.button if "Retirer" in str(b.label))
+    app.checkbox[-1].check()
+    remove.click().run()
+    assert "fr-2011-test" not in _editions(app)
+    assert _store_listing(tmp_home) == []
+
+
+def test_old_index_is_served_while_the_new_one_is_built(
+    tmp_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = resources.rule_index()
+    assert [e.id for e in old.editions] == ["fr-2024", "fr-2011", "fr-pre2009"]
+    doc = tmp_home.parent / "doc.txt"
+    doc.write_text(EVIL_DOC, encoding="utf-8")
+    store.ingest(doc, edition_id="fr-2011-lent")
+
+    release = threading.Event()
+    started = threading.Event()
+    real_load = resources.load_index
+
+    def slow_load() -> object:
+        started.set()
+        assert release.wait(10)
+        return real_load()
+
+    monkeypatch.setattr(resources, "load_index", slow_load)
+    builder = threading.Thread(target=resources.rebuild)
+    builder.start()
+    try:
+        assert started.wait(10)
+        # A reader during the build gets the previous index, without waiting.
+        assert resources.rule_index() is old
+    finally:
+        release.set()
+        builder.join(10)
+    new = resources.rule_index()
+    assert new is not old
+    assert "fr-2011-lent" in [e.id for e in new.editions]
+    assert "fr-2011-lent" not in [e.id for e in old.editions]  # never mutated

@@ -1,0 +1,119 @@
+"""Règle page: deep links, references, escaping."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from judge.rules import store
+from tests.ui.conftest import (
+    EVIL_DOC,
+    EVIL_TEXT,
+    follow,
+    heading,
+    link_to,
+    no_exception,
+    open_page,
+    shown,
+)
+from ui import links
+from ui.render import plain
+
+
+def test_deep_link_opens_704_5g(app: AppTest) -> None:
+    app.query_params.update({"regle": "704.5g", "edition": "fr-2024"})
+    app.run()
+    no_exception(app)
+    assert "Sous-règle 704.5g" in heading(app)
+    text = shown(app)
+    assert "a subi des blessures mortelles et est détruite" in text
+    # The breadcrumb links up to the section, and the link to copy is the deep link.
+    link_to(app, regle="704.5", edition="fr-2024")
+    link_to(app, regle="704", edition="fr-2024")
+    assert any("regle=704.5g&edition=fr-2024" in c.value for c in app.code)
+
+
+def test_deep_link_without_edition_picks_newest_and_completes_the_url(app: AppTest) -> None:
+    app.query_params["regle"] = "704.5G"
+    app.run()
+    no_exception(app)
+    assert "704.5g" in heading(app)
+    assert app.query_params == {"regle": "704.5g", "edition": "fr-2024"}
+
+
+def test_reference_link_leads_to_its_rule(app: AppTest) -> None:
+    app.query_params.update({"regle": "704.5c", "edition": "fr-2024"})
+    app.run()
+    ref = link_to(app, regle="704.6b", edition="fr-2024")
+    assert "Actions basées sur un état" in plain(ref.proto.help)  # title on hover
+    follow(app, ref)
+    no_exception(app)
+    assert "704.6b" in heading(app)
+    assert "Troll à deux têtes" in shown(app)
+    # ... and 704.6b says who cites it: back to 704.5c.
+    back = link_to(app, regle="704.5c", edition="fr-2024")
+    follow(app, back)
+    assert "704.5c" in heading(app)
+
+
+def test_missing_reference_shows_its_status(app: AppTest) -> None:
+    app.query_params.update({"regle": "301.3", "edition": "fr-2024"})
+    app.run()
+    ref = link_to(app, regle="205.3g")
+    assert "absente du corpus" in plain(ref.proto.label)
+    assert "absente du corpus" in plain(ref.proto.help)
+    follow(app, ref)
+    assert "Règle 205.3g introuvable" in shown(app)
+
+
+def test_unknown_rule_offers_nearest(app: AppTest) -> None:
+    app.query_params.update({"regle": "704.5z", "edition": "fr-2024"})
+    app.run()
+    no_exception(app)
+    assert app.error and "introuvable" in plain(app.error[0].value)
+    link_to(app, regle="704.5y")
+
+
+def test_graph_of_the_neighbourhood(app: AppTest) -> None:
+    app.query_params.update({"regle": "704.7", "edition": "fr-2024"})
+    app.run()
+    charts = app.get("graphviz_chart")
+    assert len(charts) == 1
+    spec = charts[0].proto.spec
+    assert '"704.7" -> "704.5a"' in spec and '"704.7" -> "704.5b"' in spec
+
+
+def test_number_box_opens_another_rule(app: AppTest) -> None:
+    app.query_params.update({"regle": "704.5g", "edition": "fr-2024"})
+    app.run()
+    app.text_input[0].set_value("118.2").run()
+    app.selectbox[0].select("fr-2011").run()
+    no_exception(app)
+    assert "118.2" in heading(app)
+    assert app.query_params == {"regle": "118.2", "edition": "fr-2011"}
+
+
+def test_document_text_is_shown_as_text(app: AppTest, tmp_home: Path) -> None:
+    evil = tmp_home.parent / "evil.txt"
+    evil.write_text(EVIL_DOC, encoding="utf-8")
+    store.ingest(evil, edition_id="fr-2011-evil")
+    app.query_params.update({"regle": "100.1", "edition": "fr-2011-evil"})
+    app.run()
+    no_exception(app)
+    bodies = [m for m in app.markdown if "script" in m.value]
+    assert bodies, shown(app)
+    body = bodies[0]
+    assert not body.proto.allow_html
+    assert "<script>" not in body.value and "**toujours**" not in body.value
+    assert EVIL_TEXT in shown(app)
+    app.query_params.update({"regle": "100.1a", "edition": "fr-2011-evil"})
+    app.run()
+    assert not app.markdown or all(not m.value.startswith("#") for m in app.markdown)
+    assert "# Pas un titre" in shown(app)
+
+
+def test_page_without_rule_lists_sections(app: AppTest) -> None:
+    open_page(app, links.REGLE)
+    no_exception(app)
+    link_to(app, regle="704", edition="fr-2024")

@@ -1,0 +1,543 @@
+"""Bac à sable: build or load a board, run the state-based actions, read why.
+
+`?plateau=704-8-louveteau` opens a board of the gallery (corpus/boards/)."""
+
+from __future__ import annotations
+
+import copy
+import json
+from pathlib import Path
+from typing import Any
+
+import streamlit as st
+
+from judge.engine import Board, ChoiceNeeded, Finding, load_board, resolve
+from judge.engine.board import (
+    CARD_TYPES,
+    RULE_SUBTYPES,
+    RULESETS,
+    SECTORS,
+    SUPERTYPES,
+    VARIANTS,
+    ZONES,
+    board_to_dict,
+    decode_board_text,
+)
+from judge.engine.explain import (
+    ACTION_KINDS,
+    NOTE_KINDS,
+    RULESET_LABELS,
+    STOP_LABELS,
+    VARIANT_LABELS,
+    ZONE_LABELS,
+)
+from judge.engine.resolve import Resolution
+from judge.rules.errors import JudgeError
+from judge.rules.index import CORPUS_DIR, RuleIndex
+from ui import links, resources
+from ui.render import md
+from ui.views import board_tables as bt
+
+GALLERY = CORPUS_DIR / "boards"
+BOARD = "bac-plateau"  # the board being edited (file format dict)
+VERSION = "bac-version"  # bumped whenever BOARD is replaced: the editors start afresh
+RUN = "bac-lance"  # the board as it was when "Lancer" was pressed
+LOADED_FROM = "bac-source"  # gallery name or file name of the board
+UPLOAD_SEEN = "bac-fichier-lu"
+BOTH = "bac-deux-regles"
+MAX_BOARD_BYTES = 1024 * 1024
+KEYWORDS = ("persist", "undying", "indestructible", "deathtouch", "protection")
+BLANK: dict[str, Any] = {
+    "ruleset": "fr-2024",
+    "variant": "normal",
+    "players": [{"name": "Alice", "life": 20}, {"name": "Bob", "life": 20}],
+    "permanents": [],
+    "other_zones": [],
+}
+
+
+def gallery() -> dict[str, Path]:
+    return {p.stem: p for p in sorted(GALLERY.glob("*.json"))}
+
+
+def _set_board(board: dict[str, Any], source: str | None) -> None:
+    board = {k: v for k, v in board.items() if k != "expected"}
+    st.session_state[BOARD] = board
+    st.session_state[VERSION] = st.session_state.get(VERSION, 0) + 1
+    st.session_state[LOADED_FROM] = source
+    st.session_state.pop(RUN, None)
+
+
+def _read_gallery(name: str) -> dict[str, Any]:
+    path = gallery()[name]
+    return decode_board_text(path.read_text(encoding="utf-8"), path.name)
+
+
+def _init() -> None:
+    wanted = st.query_params.get(links.BOARD, "")
+    if wanted and wanted != st.session_state.get(LOADED_FROM):
+        if wanted in gallery():
+            _set_board(_read_gallery(wanted), wanted)
+        else:
+            st.error(md(f"Plateau « {wanted} » introuvable dans la galerie."))
+    if BOARD not in st.session_state:
+        _set_board(copy.deepcopy(BLANK), None)
+
+
+# --- loading ----------------------------------------------------------------------
+
+
+def _on_gallery() -> None:
+    name = st.session_state.get("bac-galerie")
+    if name:
+        _set_board(_read_gallery(name), name)
+        st.query_params.from_dict(links.board_params(name))
+
+
+def _sources() -> None:
+    names = list(gallery())
+    left, right = st.columns(2)
+    with left:
+        current = st.session_state.get(LOADED_FROM)
+        st.selectbox(
+            "Galerie",
+            [""] + names,
+            index=(names.index(current) + 1) if current in names else 0,
+            format_func=lambda n: n or "Choisir un plateau de la galerie…",
+            key="bac-galerie",
+            on_change=_on_gallery,
+        )
+        if st.button("Nouveau plateau vide", icon=":material/note_add:"):
+            _set_board(copy.deepcopy(BLANK), None)
+            st.query_params.clear()
+            st.rerun()
+    with right:
+        upload = st.file_uploader(
+            "Charger un plateau (JSON)",
+            type=["json", "txt"],
+            max_upload_size=1,
+            key=f"bac-fichier-{st.session_state[VERSION]}",
+        )
+        if upload is not None and st.session_state.get(UPLOAD_SEEN) != upload.file_id:
+            st.session_state[UPLOAD_SEEN] = upload.file_id
+            _load_upload(upload.name, upload.getvalue())
+
+
+def _load_upload(name: str, data: bytes) -> None:
+    if len(data) > MAX_BOARD_BYTES:
+        st.error(md(f"« {name} » est trop gros pour un plateau (1 Mio au plus)."))
+        return
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        st.error(md(f"« {name} » n'est pas un texte UTF-8 (octet {exc.start})."))
+        return
+    try:
+        board = decode_board_text(text, name)
+        load_board(board)
+    except JudgeError as exc:
+        st.error(md(f"Plateau refusé : {exc.message}"), icon=":material/error:")
+        return
+    _set_board(board, name)
+    st.query_params.clear()
+    st.rerun()
+
+
+# --- editing ----------------------------------------------------------------------
+
+
+def _player_names(board: dict[str, Any]) -> list[str]:
+    return [str(p.get("name")) for p in board.get("players") or [] if p.get("name")]
+
+
+def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
+    """The editing widgets; returns the board they describe (None when a cell is wrong)."""
+    v = st.session_state[VERSION]
+    description = board.get("description") or ""
+    if description:
+        st.info(md(description), icon=":material/description:")
+    a, b, c = st.columns(3)
+    ruleset = a.selectbox(
+        "Jeu de règles",
+        RULESETS,
+        index=RULESETS.index(board.get("ruleset", "fr-2024")),
+        format_func=lambda r: str(RULESET_LABELS.get(str(r), r)).capitalize(),
+        key=f"bac-regles-{v}",
+    )
+    variant = b.selectbox(
+        "Variante",
+        VARIANTS,
+        index=VARIANTS.index(board.get("variant", "normal")),
+        format_func=lambda x: VARIANT_LABELS.get(x, x),
+        key=f"bac-variante-{v}",
+    )
+    names = _player_names(board)
+    active = board.get("active_player") or ""
+    options = ["", *names] if active in names or not active else ["", active, *names]
+    active = c.selectbox(
+        "Joueur actif",
+        options,
+        index=options.index(active),
+        format_func=lambda n: n or "(non précisé)",
+        key=f"bac-actif-{v}",
+    )
+    cfg = st.column_config
+    st.markdown("**Joueurs**")
+    players = st.data_editor(
+        bt.players_frame(board),
+        num_rows="dynamic",
+        hide_index=True,
+        placeholder="—",
+        key=f"bac-joueurs-{v}",
+        column_config={
+            "name": cfg.TextColumn(bt.LABELS["name"], required=True),
+            "life": cfg.NumberColumn(bt.LABELS["life"], step=1, default=20),
+            "poison": cfg.NumberColumn(bt.LABELS["poison"], min_value=0, step=1, default=0),
+            "drew_from_empty_library": cfg.CheckboxColumn(bt.LABELS["drew_from_empty_library"]),
+            "cant_lose": cfg.CheckboxColumn(bt.LABELS["cant_lose"]),
+            "lost": cfg.CheckboxColumn(bt.LABELS["lost"]),
+            bt.EXTRA: cfg.TextColumn(
+                bt.LABELS[bt.EXTRA], help="commander_damage, loss_replacement…"
+            ),
+        },
+    )
+    st.markdown("**Permanents** (force et endurance actuelles, marqueurs compris)")
+    permanents = st.data_editor(
+        bt.permanents_frame(board),
+        num_rows="dynamic",
+        hide_index=True,
+        placeholder="—",
+        key=f"bac-permanents-{v}",
+        column_config={
+            "id": cfg.TextColumn(bt.LABELS["id"], required=True),
+            "name": cfg.TextColumn(bt.LABELS["name"]),
+            "controller": cfg.SelectboxColumn(bt.LABELS["controller"], options=names),
+            "owner": cfg.SelectboxColumn(bt.LABELS["owner"], options=names),
+            "types": cfg.MultiselectColumn(bt.LABELS["types"], options=sorted(CARD_TYPES)),
+            "supertypes": cfg.MultiselectColumn(
+                bt.LABELS["supertypes"], options=sorted(SUPERTYPES)
+            ),
+            "subtypes": cfg.MultiselectColumn(
+                bt.LABELS["subtypes"],
+                options=sorted(RULE_SUBTYPES.values()),
+                accept_new_options=True,
+            ),
+            "power": cfg.NumberColumn(bt.LABELS["power"], step=1),
+            "toughness": cfg.NumberColumn(bt.LABELS["toughness"], step=1),
+            "damage": cfg.NumberColumn(bt.LABELS["damage"], min_value=0, step=1, default=0),
+            "deathtouch_damage": cfg.NumberColumn(
+                bt.LABELS["deathtouch_damage"], min_value=0, step=1, default=0
+            ),
+            "counters": cfg.TextColumn(
+                bt.LABELS["counters"], help="type: nombre, séparés par des virgules"
+            ),
+            "keywords": cfg.MultiselectColumn(
+                bt.LABELS["keywords"], options=KEYWORDS, accept_new_options=True
+            ),
+            "indestructible": cfg.CheckboxColumn(bt.LABELS["indestructible"]),
+            "regeneration_shields": cfg.NumberColumn(
+                bt.LABELS["regeneration_shields"], min_value=0, step=1, default=0
+            ),
+            "token": cfg.CheckboxColumn(bt.LABELS["token"]),
+            "attached_to": cfg.TextColumn(bt.LABELS["attached_to"]),
+            bt.EXTRA: cfg.TextColumn(
+                bt.LABELS[bt.EXTRA], help="enchant, colors, protection_from, timestamp…"
+            ),
+        },
+    )
+    st.markdown("**Autres zones** (cartes, jetons et copies hors du champ de bataille)")
+    others = st.data_editor(
+        bt.others_frame(board),
+        num_rows="dynamic",
+        hide_index=True,
+        placeholder="—",
+        key=f"bac-zones-{v}",
+        column_config={
+            "id": cfg.TextColumn(bt.LABELS["id"], required=True),
+            "name": cfg.TextColumn(bt.LABELS["name"]),
+            "zone": cfg.SelectboxColumn(
+                bt.LABELS["zone"],
+                options=ZONES,
+                format_func=lambda z: ZONE_LABELS.get(str(z), str(z)),
+            ),
+            "owner": cfg.SelectboxColumn(bt.LABELS["owner"], options=names),
+            "token": cfg.CheckboxColumn(bt.LABELS["token"]),
+            bt.EXTRA: cfg.TextColumn(bt.LABELS[bt.EXTRA]),
+        },
+    )
+    with st.expander("Équipes, pile et choix déjà faits (JSON)"):
+        more = st.text_area(
+            "teams, stack, choices",
+            bt.more_json(board),
+            height=160,
+            key=f"bac-json-{v}",
+            label_visibility="collapsed",
+        )
+    settings = {
+        "description": description,
+        "ruleset": ruleset,
+        "variant": variant,
+        "active_player": active,
+    }
+    try:
+        return bt.board_from_tables(settings, players, permanents, others, more)
+    except bt.TableError as exc:
+        st.error(md(exc.message), icon=":material/table:")
+        return None
+
+
+# --- results ----------------------------------------------------------------------
+
+
+def _rule_links(rules: tuple[str, ...], edition: str) -> None:
+    for r in rules:
+        links.rule_link(r, edition, icon=":material/gavel:")
+
+
+def _quote(index: RuleIndex, rules: tuple[str, ...], edition: str) -> None:
+    for r in rules:
+        rule = index.get(r, edition) if edition in {e.id for e in index.editions} else None
+        if rule is not None and rule.text:
+            st.caption(md(f"« {r} {rule.text} »"))
+        else:
+            st.caption(md(f"Texte de {r} absent du corpus."))
+
+
+def _subject(f: Finding | ChoiceNeeded, names: dict[str, str]) -> str:
+    if isinstance(f, ChoiceNeeded):
+        return f.player
+    if f.subject_kind == "player":
+        return f"joueur {f.subject}"
+    if f.subject_kind == "team":
+        return f"équipe {f.subject}"
+    name = names.get(f.subject)
+    return f"{name} ({f.subject})" if name and name != f.subject else f.subject
+
+
+def _finding(index: RuleIndex, f: Finding, names: dict[str, str], edition: str) -> None:
+    label = (NOTE_KINDS if f.note else ACTION_KINDS).get(f.kind, f.kind)
+    rules = (f.rule, *f.also)
+    with st.container(border=True):
+        with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+            _rule_links(rules, edition)
+            badge = "gray" if f.note else "orange"
+            st.markdown(f":{badge}-badge[{md(label)}] **{md(_subject(f, names))}**")
+        if f.why:
+            st.markdown(md(f"Pourquoi : {f.why}"))
+        _quote(index, rules, edition)
+
+
+def _choice_entries(c: ChoiceNeeded, option: str, board: Board) -> list[dict[str, Any]]:
+    """The `choices` items of the board file that make choice `c` with `option`."""
+    if c.rule == "704.5j":
+        return [{"rule": c.rule, "keep": option}]
+    if c.rule == "704.5u":
+        missing = [
+            p.id
+            for p in board.permanents
+            if p.is_creature and p.sector is None and p.controller == c.player
+        ]
+        return [{"rule": c.rule, "creature": i, "sector": option} for i in missing]
+    if c.rule in ("704.5w", "704.5x"):
+        return [{"rule": c.rule, "battle": c.subject, "protector": option}]
+    if c.rule == "704.6d":
+        return [{"rule": c.rule, "commander": c.subject, "to_command_zone": option == c.options[0]}]
+    return []
+
+
+def _choices(index: RuleIndex, res: Resolution, edition: str, column: str) -> None:
+    if not res.choices_needed:
+        return
+    st.markdown("#### Choix attendus")
+    for n, c in enumerate(res.choices_needed):
+        with st.container(border=True):
+            with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+                _rule_links((c.rule,), edition)
+                st.markdown(md(f"{c.player} doit choisir {c.choose}"))
+            if c.why:
+                st.markdown(md(f"Pourquoi : {c.why}"))
+            _quote(index, (c.rule,), edition)
+            options = list(c.options)
+            if c.rule == "704.5u":
+                options = [o for o in options if o in SECTORS]
+            picked = st.selectbox(
+                "Choix",
+                options,
+                key=f"bac-choix-{column}-{n}-{c.rule}-{c.subject}",
+                format_func=lambda o: res.names.get(o, o) + (f" ({o})" if o in res.names else ""),
+            )
+            entries = _choice_entries(c, str(picked), res.final)
+            if st.button(
+                "Faire ce choix et relancer",
+                key=f"bac-choisir-{column}-{n}",
+                icon=":material/replay:",
+                disabled=not entries,
+            ):
+                board = copy.deepcopy(st.session_state[RUN])
+                board["choices"] = [*board.get("choices", []), *entries]
+                _set_board(board, st.session_state.get(LOADED_FROM))
+                st.session_state[RUN] = board
+                st.rerun()
+    if res.pending:
+        st.markdown("**Actions qui seront effectuées en même temps que ces choix :**")
+        for f in res.pending:
+            _finding(index, f, dict(res.names), edition)
+
+
+def _final_board(board: Board) -> None:
+    st.markdown("#### Plateau final")
+    st.dataframe(
+        [
+            {
+                "Joueur": p.name,
+                "Points de vie": p.life,
+                "Poison": p.poison,
+                "A perdu": "oui" if p.lost else "",
+            }
+            for p in board.players
+        ],
+        hide_index=True,
+    )
+    if board.permanents:
+        st.dataframe(
+            [
+                {
+                    "Permanent": f"{p.name} ({p.id})",
+                    "Contrôleur": p.controller,
+                    "F/E": f"{'' if p.power is None else p.power}/{p.toughness}"
+                    if p.toughness is not None
+                    else "",
+                    "Blessures": p.damage or None,
+                    "Marqueurs": bt.counters_text(p.counters),
+                    "Attaché à": p.attached_to or "",
+                }
+                for p in board.permanents
+            ],
+            hide_index=True,
+        )
+    else:
+        st.caption("Champ de bataille vide.")
+    if board.other_zones:
+        st.dataframe(
+            [
+                {
+                    "Objet": f"{o.name} ({o.id})",
+                    "Zone": ZONE_LABELS.get(o.zone, o.zone),
+                    "Propriétaire": o.owner,
+                    "Jeton": "oui" if o.token else "",
+                }
+                for o in board.other_zones
+            ],
+            hide_index=True,
+        )
+    if board.stack:
+        st.markdown("**Pile** (du bas vers le haut)")
+        for s in board.stack:
+            st.markdown("- " + md(f"{s.ability} — source {s.source}, contrôlée par {s.controller}"))
+
+
+def show_resolution(index: RuleIndex, res: Resolution, column: str) -> None:
+    edition = res.ruleset  # the rulesets are named after the editions they quote
+    names = dict(res.names)
+    label = RULESET_LABELS.get(res.ruleset, res.ruleset)
+    st.subheader(md(label[:1].upper() + label[1:]), anchor=False)
+    for w in res.warnings:
+        st.warning(md(w))
+    if not res.passes and res.choices_needed:
+        st.info("Un choix est attendu avant toute action (voir plus bas).")
+    elif not res.passes:
+        st.info("Aucune action basée sur un état ne s'applique.")
+    for p in res.passes:
+        st.markdown(f"#### Passe {p.number}" + ("" if p.actions else " : aucune action"))
+        for a in p.actions:
+            _finding(index, a, names, edition)
+        if p.not_applied:
+            st.markdown("**Non appliqué**")
+            for f in p.not_applied:
+                _finding(index, f, names, edition)
+    if res.triggers:
+        st.markdown("#### Capacités déclenchées mises sur la pile")
+        for t in res.triggers:
+            with st.container(border=True):
+                with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+                    _rule_links((t.rule,), edition)
+                    st.markdown(f":green-badge[{md(t.ability)}] **{md(t.name)} ({md(t.source)})**")
+                st.markdown(
+                    md(f"Contrôlée par {t.controller}, après la passe {t.after_pass} — {t.why}")
+                )
+                _quote(index, (t.rule,), edition)
+    if res.losers:
+        st.error(md(f"Ont perdu la partie : {', '.join(res.losers)}."), icon=":material/flag:")
+    elif not res.choices_needed:
+        st.success("Aucun joueur ne perd la partie.")
+    _choices(index, res, edition, column)
+    if res.stopped and res.stopped != "choice":
+        st.warning(md(STOP_LABELS.get(res.stopped, res.stopped)))
+    _final_board(res.final)
+    st.download_button(
+        "Télécharger le plateau final (JSON)",
+        json.dumps(board_to_dict(res.final), ensure_ascii=False, indent=2),
+        file_name=f"plateau-final-{res.ruleset}.json",
+        mime="application/json",
+        key=f"bac-final-{column}",
+        icon=":material/download:",
+    )
+
+
+def _results(index: RuleIndex, board_dict: dict[str, Any], both: bool) -> None:
+    try:
+        loaded = load_board(board_dict)
+    except JudgeError as exc:
+        st.error(md(f"Plateau refusé : {exc.message}"), icon=":material/error:")
+        return
+    for w in loaded.warnings:
+        st.warning(md(w))
+    board = loaded.board
+    rulesets = list(RULESETS) if both else [board.ruleset]
+    if both and board.ruleset in rulesets:
+        rulesets.remove(board.ruleset)
+        rulesets.insert(0, board.ruleset)
+    columns = st.columns(len(rulesets), gap="large")
+    for col, rs in zip(columns, rulesets, strict=True):
+        with col:
+            try:
+                res = resolve(board, rs)
+            except JudgeError as exc:
+                st.error(md(exc.message))
+                continue
+            show_resolution(index, res, rs)
+
+
+def main() -> None:
+    st.title("Bac à sable")
+    st.caption(
+        "Décrivez une situation de jeu, puis lancez les actions basées sur un état : chaque "
+        "action est justifiée par sa règle."
+    )
+    _init()
+    index = resources.rule_index()
+    _sources()
+    board = st.session_state[BOARD]
+    current = _editors(board)
+    with st.container(horizontal=True, vertical_alignment="center"):
+        both = st.toggle("Les deux jeux de règles côte à côte", key=BOTH)
+        run = st.button(
+            "Lancer", type="primary", icon=":material/play_arrow:", disabled=current is None
+        )
+        if current is not None:
+            name = st.session_state.get(LOADED_FROM) or "plateau"
+            st.download_button(
+                "Télécharger le plateau (JSON)",
+                json.dumps(current, ensure_ascii=False, indent=2),
+                file_name=f"{Path(str(name)).stem}.json",
+                mime="application/json",
+                icon=":material/download:",
+            )
+    if run and current is not None:
+        st.session_state[RUN] = current
+    if RUN in st.session_state:
+        st.divider()
+        _results(index, st.session_state[RUN], both)
+
+
+main()

@@ -1,0 +1,194 @@
+"""Comparer: a rule or a whole section in two editions, side by side, word by word.
+
+`comparer?regle=420.5&de=fr-pre2009&vers=fr-2024`"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from judge.rules.concordance import (
+    Comparison,
+    ComparisonError,
+    Concordance,
+    compare,
+    method_label,
+)
+from judge.rules.errors import JudgeError
+from judge.rules.index import RuleIndex
+from judge.rules.model import Rule
+from judge.rules.numbers import canonical
+from ui import links, resources
+from ui.render import diff_sides, md
+
+MAX_RULES = 80
+
+
+def _descendants(index: RuleIndex, rule: Rule) -> list[Rule]:
+    """The rule and everything under it, in document order."""
+    ed = index.edition(rule.edition)
+    out = [rule]
+    for child in rule.children:
+        out += _descendants(index, ed.rules[child])
+    return out
+
+
+def _selector(index: RuleIndex, number: str, old: str, new: str) -> tuple[str, str, str]:
+    ids = [ed.id for ed in index.editions]
+    a, b, c, d = st.columns([2, 3, 3, 1.2], vertical_alignment="bottom")
+    typed = a.text_input(
+        "Règle ou section", value=number, placeholder="ex. 420.5 ou 704.5j", key=f"cmp-n-{number}"
+    ).strip()
+    label = {e: f"{e} — {index.edition(e).label}" for e in ids}
+    chosen_old = str(
+        b.selectbox(
+            "De", ids, index=ids.index(old), format_func=lambda e: label[e], key=f"cmp-de-{old}"
+        )
+    )
+    chosen_new = str(
+        c.selectbox(
+            "Vers", ids, index=ids.index(new), format_func=lambda e: label[e], key=f"cmp-vers-{new}"
+        )
+    )
+    if d.button("Inverser", help="Échanger les deux éditions", width="stretch"):
+        chosen_old, chosen_new = chosen_new, chosen_old
+    if (typed, chosen_old, chosen_new) != (number, old, new):
+        st.query_params.from_dict(links.compare_params(typed, chosen_old, chosen_new))
+        st.rerun()
+    return typed, chosen_old, chosen_new
+
+
+def _side(rule: Rule, body: str) -> None:
+    title = f" — {rule.title}" if rule.title else ""
+    links.rule_link(
+        rule.number,
+        rule.edition,
+        label=f"{rule.edition} · {rule.number}{title}",
+        icon=":material/gavel:",
+    )
+    if rule.title_only or not rule.text.strip():
+        st.caption("Titre seul : texte absent du corpus.")
+    else:
+        st.markdown(body)
+
+
+def _comparison(cmp: Comparison) -> None:
+    link = cmp.link
+    with st.container(border=True):
+        badges = []
+        if link.moved:
+            badges.append(f":orange-badge[Déplacée] **{md(link.from_rule)} → {md(link.to_rule)}**")
+        badges.append(":red-badge[Modifiée]" if cmp.changed else ":green-badge[Inchangée]")
+        via = f", via {', '.join(link.via)}" if link.via else ""
+        badges.append(md(f"({method_label(link.method)}, confiance {link.confidence:.0%}{via})"))
+        st.markdown(" ".join(badges))
+        if cmp.summary:
+            st.info(md(cmp.summary), icon=":material/history_edu:")
+        old_md, new_md = diff_sides(cmp.diff)
+        left, right = st.columns(2, gap="medium")
+        with left:
+            _side(cmp.old, old_md)
+        with right:
+            _side(cmp.new, new_md)
+
+
+def _unmatched(index: RuleIndex, conc: Concordance, top: str, old: str, new: str) -> None:
+    """Rules of the new edition's counterpart section that nothing of the old one reaches."""
+    link = conc.counterpart(old, top, new)
+    if link is None or link.approximate:
+        return
+    target = index.edition(new).rules.get(link.to_rule)
+    if target is None:
+        return
+    reached = {
+        lk.to_rule
+        for r in _descendants(index, index.edition(old).rules[top])
+        for lk in [conc.counterpart(old, r.number, new, approximate=False)]
+        if lk is not None
+    }
+    fresh = [
+        r
+        for r in _descendants(index, target)
+        if r.number not in reached and not r.title_only and r.text.strip()
+    ]
+    if not fresh:
+        return
+    st.subheader(md(f"Sans équivalent dans {old}"), anchor=False)
+    st.caption("Règles de l'édition d'arrivée qu'aucune règle de l'édition de départ ne rejoint.")
+    for r in fresh[:MAX_RULES]:
+        with st.container(horizontal=True, wrap=False, vertical_alignment="center"):
+            links.rule_link(r.number, new, icon=":material/fiber_new:")
+            st.markdown(md(r.text.split("\n")[0][:200]), width="stretch")
+
+
+def main() -> None:
+    st.title("Comparer deux éditions")
+    index = resources.rule_index()
+    ids = [ed.id for ed in index.editions]
+    number = st.query_params.get(links.RULE, "").strip()
+    old = st.query_params.get(links.FROM, "")
+    new = st.query_params.get(links.TO, "")
+    old = old if old in ids else ids[-1]
+    new = new if new in ids else ids[0]
+    number, old, new = _selector(index, number, old, new)
+    if not number:
+        st.info(
+            "Choisissez une règle ou une section et deux éditions. Par exemple :",
+            icon=":material/compare_arrows:",
+        )
+        for n, a, b in (
+            ("420.5", "fr-pre2009", "fr-2024"),
+            ("420.5e", "fr-pre2009", "fr-2024"),
+            ("118", "fr-2011", "fr-2024"),
+        ):
+            if a in ids and b in ids:
+                links.page_link(links.COMPARER, f"{n} : {a} → {b}", links.compare_params(n, a, b))
+        return
+    if old == new:
+        st.warning("Choisissez deux éditions différentes.")
+        return
+    num = canonical(number)
+    rule = index.edition(old).rules.get(num) if num else None
+    if rule is None:
+        nearest = index.nearest(number, old)
+        hint = f" Numéros proches : {', '.join(nearest)}." if nearest else ""
+        st.error(md(f"La règle {number} n'existe pas dans l'édition {old}.{hint}"))
+        if num and num in index.edition(new).rules:
+            links.page_link(
+                links.COMPARER,
+                f"Comparer dans l'autre sens ({new} → {old})",
+                links.compare_params(num, new, old),
+                icon=":material/swap_horiz:",
+            )
+        return
+    conc = Concordance.for_index(index)
+    rules = _descendants(index, rule)
+    results: list[Comparison | tuple[Rule, str]] = []
+    for r in rules[:MAX_RULES]:
+        try:
+            results.append(compare(index, r.number, old, new, conc))
+        except ComparisonError as exc:
+            if r is rule or not r.title_only:
+                results.append((r, exc.message))
+        except JudgeError as exc:
+            st.error(md(exc.message))
+            return
+    compared = [c for c in results if isinstance(c, Comparison)]
+    cols = st.columns(4)
+    cols[0].metric("Règles comparées", len(compared))
+    cols[1].metric("Modifiées", sum(1 for c in compared if c.changed))
+    cols[2].metric("Déplacées", sum(1 for c in compared if c.link.moved))
+    cols[3].metric("Sans équivalent", len(results) - len(compared))
+    if len(rules) > MAX_RULES:
+        st.caption(f"Les {MAX_RULES} premières règles sur {len(rules)}.")
+    for item in results:
+        if isinstance(item, Comparison):
+            _comparison(item)
+        else:
+            r, message = item
+            with st.container(border=True):
+                links.rule_link(r.number, old, icon=":material/link_off:")
+                st.caption(md(message))
+    _unmatched(index, conc, rule.number, old, new)
+
+
+main()

@@ -1,0 +1,136 @@
+"""Recherche: one box for rule numbers, French phrases (typos, no accents) and English terms.
+
+`?q=contact+mortel&editions=fr-2024` (the root) is a shareable search."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+import streamlit as st
+
+from judge.rules.errors import JudgeError
+from judge.search.query import Hit, SearchResult
+from ui import links, resources
+from ui.render import highlight, md
+
+LIMIT = 30
+EXAMPLES = ("704.5g", "contact mortel", "deathtouch", "légende", "poison", "bibliotheque vide")
+KIND_FR = {
+    "number": "numéro",
+    "reference": "cite ce numéro",
+    "text": "texte",
+    "glossary": "glossaire",
+}
+
+
+def _group(hits: tuple[Hit, ...]) -> OrderedDict[str, list[Hit]]:
+    """One group per rule number, in the order of its best hit; glossary entries apart."""
+    groups: OrderedDict[str, list[Hit]] = OrderedDict()
+    for hit in hits:
+        key = f"glossaire:{hit.rule}" if hit.kind == "glossary" else hit.rule
+        groups.setdefault(key, []).append(hit)
+    return groups
+
+
+def _show_group(key: str, hits: list[Hit]) -> None:
+    best = hits[0]
+    with st.container(border=True):
+        if best.kind == "glossary":
+            st.markdown(f":violet-badge[Glossaire] **{md(best.rule)}**")
+        else:
+            title = f" — {best.title}" if best.title else ""
+            links.rule_link(
+                best.rule,
+                best.edition,
+                label=f"{best.rule}{title}",
+                help=best.breadcrumb,
+                icon=":material/gavel:",
+            )
+            if best.breadcrumb:
+                st.caption(md(best.breadcrumb))
+        for hit in hits:
+            badges = f":gray-badge[{md(hit.edition)}]"
+            if hit.language == "en":
+                badges += " :blue-badge[EN]"
+            if hit.kind in ("number", "reference"):
+                badges += f" :orange-badge[{KIND_FR[hit.kind]}]"
+            snippet = highlight((s.text, s.match) for s in hit.segments)
+            st.markdown(f"{badges} {snippet}")
+            if len(hits) > 1 and hit is not best and hit.kind != "glossary":
+                links.rule_link(
+                    hit.rule,
+                    hit.edition,
+                    label=f"Ouvrir dans {hit.edition}",
+                    icon=":material/open_in_new:",
+                )
+
+
+def _show(result: SearchResult) -> None:
+    if result.corrected:
+        st.markdown(f"Résultats pour « **{md(result.corrected)}** »")
+    for expansion in result.expansions:
+        st.caption(md(f"Recherche aussi : {expansion}"))
+    if result.message:
+        st.info(md(result.message), icon=":material/info:")
+    groups = _group(result.hits)
+    if groups:
+        n = len(groups)
+        st.caption(f"{n} règle{'s' if n > 1 else ''} trouvée{'s' if n > 1 else ''}")
+    for key, hits in groups.items():
+        _show_group(key, hits)
+
+
+def _examples() -> None:
+    st.caption("Exemples :")
+    with st.container(horizontal=True, gap="small"):
+        for q in EXAMPLES:
+            links.page_link(links.RECHERCHE, q, links.search_params(q))
+
+
+def main() -> None:
+    st.title("Recherche")
+    searcher = resources.searcher()
+    index = searcher.index
+    ids = [ed.id for ed in index.editions]
+    asked = st.query_params.get(links.QUERY, "")
+    wanted = [e for e in st.query_params.get(links.EDITIONS, "").split(",") if e in ids]
+    # The widgets keep their state between runs; a new query string (a link was followed)
+    # is written into them first.
+    seen = (asked, tuple(wanted))
+    if st.session_state.get("recherche-vu") != seen:
+        st.session_state["recherche-vu"] = seen
+        st.session_state["recherche-q"] = asked
+        st.session_state["recherche-editions"] = wanted
+    left, right = st.columns([3, 2])
+    query = left.text_input(
+        "Rechercher",
+        placeholder="704.5g, contact mortel, deathtouch, bibliotheque vide…",
+        key="recherche-q",
+        max_chars=300,
+    )
+    editions = right.multiselect(
+        "Éditions",
+        ids,
+        format_func=lambda e: f"{e} — {index.edition(e).label}",
+        placeholder="Toutes les éditions",
+        key="recherche-editions",
+    )
+    query = query.strip()
+    if query != asked.strip() or editions != wanted:
+        if query:
+            st.query_params.from_dict(links.search_params(query, editions))
+        else:
+            st.query_params.clear()
+        st.session_state["recherche-vu"] = (query, tuple(editions))
+    if not query:
+        _examples()
+        return
+    try:
+        result = searcher.search(query, editions=editions or None, limit=LIMIT)
+    except JudgeError as exc:
+        st.error(md(exc.message))
+        return
+    _show(result)
+
+
+main()

@@ -1,0 +1,308 @@
+"""Règle: one rule, its place in the rules, what it cites and what cites it.
+
+Opened by `?regle=704.5g&edition=fr-2024` (edition optional: the newest edition that has the
+rule's text)."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from judge.rules.errors import JudgeError
+from judge.rules.index import RuleIndex, RuleNotFound
+from judge.rules.model import Reference, Rule
+from ui import links, resources
+from ui.render import dot, md, shorten
+from ui.views import common
+
+STATUS_FR = {
+    "resolved": "présente",
+    "title_only": "titre seul : texte absent du corpus",
+    "missing": "absente du corpus",
+}
+KIND_FR = {"chapter": "Chapitre", "section": "Section", "rule": "Règle", "subrule": "Sous-règle"}
+MAX_GRAPH_CHILDREN = 8
+
+
+def _heading_title(index: RuleIndex, rule: Rule) -> str | None:
+    """The rule's own title, else the nearest titled ancestor's."""
+    for r in reversed(index.breadcrumb(rule)):
+        if r.title:
+            return r.title
+    return None
+
+
+def _selector(index: RuleIndex, number: str, edition: str | None) -> None:
+    """Number and edition pickers; a change rewrites the query string (the shareable state)."""
+    ids = [ed.id for ed in index.editions]
+    options = ["", *ids]
+    left, right = st.columns([1, 2])
+    typed = left.text_input(
+        "Numéro de règle",
+        value=number,
+        placeholder="ex. 704.5g",
+        key=f"regle-numero-{number}-{edition}",
+    )
+    chosen = right.selectbox(
+        "Édition",
+        options,
+        index=options.index(edition) if edition in options else 0,
+        format_func=lambda e: (
+            "La plus récente qui contient la règle" if not e else f"{e} — {index.edition(e).label}"
+        ),
+        key=f"regle-edition-{number}-{edition}",
+    )
+    typed = typed.strip()
+    if typed != number or (chosen or None) != edition:
+        if typed:
+            st.query_params.from_dict(links.rule_params(typed, chosen or None))
+        else:
+            st.query_params.clear()
+        st.rerun()
+
+
+def _breadcrumb(index: RuleIndex, rule: Rule) -> None:
+    chain = index.breadcrumb(rule)
+    with st.container(horizontal=True, gap="small", vertical_alignment="center"):
+        for r in chain[:-1]:
+            label = f"{r.number}. {r.title}" if r.title else r.number
+            links.rule_link(r.number, r.edition, label=label, help=r.title)
+            st.markdown("›")
+        st.markdown(f"**{md(rule.number)}**")
+
+
+def _text(rule: Rule) -> None:
+    if rule.title_only:
+        st.warning(
+            "Seul le titre de cette règle est connu (table des matières ou citation) : "
+            "son texte est absent du corpus.",
+            icon=":material/info:",
+        )
+    for p in rule.paragraphs:
+        badge = ":blue-badge[EN] " if p.language == "en" else ""
+        if p.kind == "example":
+            with st.container(border=True):
+                st.markdown(f":gray-badge[Exemple] {badge}{md(p.text)}")
+        else:
+            st.markdown(badge + md(p.text))
+
+
+def _children(index: RuleIndex, rule: Rule) -> None:
+    if not rule.children:
+        return
+    st.subheader("Sous-règles")
+    ed = index.edition(rule.edition)
+    for number in rule.children:
+        child = ed.rules[number]
+        summary = child.title or shorten(child.text, 160) or "(titre seul)"
+        _linked_line(number, rule.edition, summary)
+
+
+def _linked_line(number: str, edition: str, summary: str, help: str | None = None) -> None:
+    """A link on the rule number, then a one-line summary that wraps with the page."""
+    with st.container(horizontal=True, wrap=False, gap="small", vertical_alignment="center"):
+        links.rule_link(number, edition, help=help)
+        st.markdown(md(summary), width="stretch")
+
+
+def _reference_label(ref: Reference) -> str:
+    title = f" — {ref.title}" if ref.title else ""
+    status = "" if ref.status == "resolved" else f" ({STATUS_FR[ref.status]})"
+    return f"{ref.target}{title}{status}"
+
+
+def _references(rule: Rule) -> None:
+    if not rule.references:
+        return
+    st.subheader("Références")
+    seen: set[str] = set()
+    for ref in rule.references:
+        if ref.target in seen:
+            continue
+        seen.add(ref.target)
+        hover = ref.title or ref.target
+        if ref.status != "resolved":
+            hover = f"{hover} — {STATUS_FR[ref.status]}"
+        icon = ":material/link:" if ref.status == "resolved" else ":material/link_off:"
+        links.rule_link(ref.target, ref.edition, label=_reference_label(ref), help=hover, icon=icon)
+
+
+def _cited_by(index: RuleIndex, rule: Rule) -> None:
+    citers = index.cited_by(rule)
+    if not citers:
+        return
+    st.subheader("Cité par")
+    ed = index.edition(rule.edition)
+    for c in citers:
+        citer = ed.rules.get(c.rule)
+        _linked_line(c.rule, c.edition, shorten(citer.text, 160) if citer else "")
+
+
+def neighbourhood_dot(index: RuleIndex, rule: Rule) -> str:
+    """The rule, its parent and children, what it cites and what cites it, as DOT."""
+    ed = index.edition(rule.edition)
+
+    def node(number: str, style: str) -> str:
+        r = ed.rules.get(number)
+        title = (r.title if r else None) or (shorten(r.text, 28) if r and r.text else "")
+        label = f"{number}\n{shorten(title, 28)}" if title else number
+        return f"  {dot(number)} [label={dot(label)}, tooltip={dot(title or number)}, {style}];"
+
+    lines = [
+        "digraph voisinage {",
+        '  rankdir=LR; bgcolor="transparent";',
+        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10,'
+        ' fillcolor="#f1f3f6", color="#7a8290", fontcolor="#1f2430"];',
+        '  edge [color="#7a8290", fontname="Helvetica", fontsize=9, fontcolor="#4a5060"];',
+        node(rule.number, 'fillcolor="#ffd666", color="#b8860b", penwidth=2'),
+    ]
+    drawn = {rule.number}
+    if rule.parent:
+        lines.append(node(rule.parent, 'fillcolor="#e4e8ee"'))
+        lines.append(f"  {dot(rule.parent)} -> {dot(rule.number)} [style=dotted, arrowhead=none];")
+        drawn.add(rule.parent)
+    for child in rule.children[:MAX_GRAPH_CHILDREN]:
+        lines.append(node(child, 'fillcolor="#e4e8ee"'))
+        lines.append(f"  {dot(rule.number)} -> {dot(child)} [style=dotted, arrowhead=none];")
+        drawn.add(child)
+    extra = len(rule.children) - MAX_GRAPH_CHILDREN
+    if extra > 0:
+        more = f"+{extra} sous-règles"
+        lines.append(f'  {dot(more)} [shape=plaintext, style="", fillcolor=""];')
+        lines.append(f"  {dot(rule.number)} -> {dot(more)} [style=invis];")
+    for ref in rule.references:
+        if ref.target not in drawn:
+            style = {
+                "resolved": 'fillcolor="#d8ecff"',
+                "title_only": 'fillcolor="#eef4fb", style="rounded,filled,dashed"',
+                "missing": 'fillcolor="#ffffff", style="rounded,dashed", fontcolor="#8a8f98"',
+            }[ref.status]
+            lines.append(node(ref.target, style))
+            drawn.add(ref.target)
+        lines.append(f'  {dot(rule.number)} -> {dot(ref.target)} [label="cite"];')
+    for c in index.cited_by(rule):
+        if c.rule not in drawn:
+            lines.append(node(c.rule, 'fillcolor="#dff3e4"'))
+            drawn.add(c.rule)
+        lines.append(f'  {dot(c.rule)} -> {dot(rule.number)} [label="cite"];')
+    lines.append("}")
+    return "\n".join(lines)
+
+
+def _other_editions(index: RuleIndex, rule: Rule) -> None:
+    found = common.counterparts(index, rule)
+    if not found:
+        return
+    st.subheader("Dans les autres éditions")
+    diff = st.toggle(
+        "Montrer les différences", key=f"diff-{rule.edition}-{rule.number}", value=False
+    )
+    for other, how in found:
+        ed = index.edition(other.edition)
+        moved = f" — numérotée {other.number}" if other.number != rule.number else ""
+        with st.expander(md(f"{ed.id} — {ed.label}{moved}"), expanded=diff):
+            st.caption(md(f"Correspondance : {how}"))
+            if other.title_only or not other.text.strip():
+                st.caption("Titre seul : texte absent du corpus.")
+            elif diff:
+                common.show_diff(index, rule, other)
+            else:
+                for p in other.paragraphs:
+                    st.markdown(md(p.text))
+            with st.container(horizontal=True):
+                links.rule_link(
+                    other.number,
+                    other.edition,
+                    label=f"Ouvrir {other.number} ({other.edition})",
+                    icon=":material/open_in_new:",
+                )
+                older, newer = sorted((other, rule), key=lambda r: index.edition(r.edition).order)
+                links.page_link(
+                    links.COMPARER,
+                    f"Comparer {older.edition} → {newer.edition}",
+                    links.compare_params(older.number, older.edition, newer.edition),
+                    icon=":material/compare_arrows:",
+                )
+
+
+def show(index: RuleIndex, rule: Rule) -> None:
+    title = _heading_title(index, rule)
+    kind = KIND_FR.get(rule.kind, "Règle")
+    heading = f"{kind} {rule.number}" + (f" — {title}" if title else "")
+    st.header(md(heading), anchor=False)
+    ed = index.edition(rule.edition)
+    st.caption(md(f"Édition {ed.id} — {ed.label}"))
+    _breadcrumb(index, rule)
+
+    main, side = st.columns([3, 2], gap="large")
+    with main:
+        _text(rule)
+        _children(index, rule)
+        _references(rule)
+        _cited_by(index, rule)
+        _other_editions(index, rule)
+    with side:
+        st.subheader("Voisinage")
+        st.graphviz_chart(
+            neighbourhood_dot(index, rule), alt=f"Règles liées à la règle {rule.number}"
+        )
+        st.caption("Pointillés : règle parente et sous-règles ; flèches « cite » : citations.")
+        st.subheader("Lien à partager")
+        st.code(links.rule_url(rule.number, rule.edition), language=None, wrap_lines=True)
+        if rule.source:
+            note = " — numéro déduit de la position" if rule.inferred else ""
+            st.caption(md(f"Source : {rule.source.file}, ligne {rule.source.line}{note}"))
+        _prev_next(index, rule)
+
+
+def _prev_next(index: RuleIndex, rule: Rule) -> None:
+    ed = index.edition(rule.edition)
+    siblings = ed.rules[rule.parent].children if rule.parent else ()
+    if rule.number not in siblings:
+        return
+    i = siblings.index(rule.number)
+    with st.container(horizontal=True):
+        if i > 0:
+            links.rule_link(
+                siblings[i - 1], ed.id, label=f"{siblings[i - 1]}", icon=":material/arrow_back:"
+            )
+        if i + 1 < len(siblings):
+            links.rule_link(
+                siblings[i + 1], ed.id, label=f"{siblings[i + 1]}", icon=":material/arrow_forward:"
+            )
+
+
+def _contents(index: RuleIndex) -> None:
+    """With no rule asked for: the sections each edition has text for."""
+    st.info("Saisissez un numéro de règle, ou choisissez une section ci-dessous.")
+    for ed in index.editions:
+        with st.expander(md(f"{ed.id} — {ed.label}"), expanded=ed is index.editions[0]):
+            for r in ed.rules.values():
+                if r.kind == "section" and not r.title_only:
+                    links.rule_link(r.number, ed.id, label=f"{r.number}. {r.title or ''}")
+
+
+def main() -> None:
+    index = resources.rule_index()
+    number = st.query_params.get(links.RULE, "").strip()
+    edition = st.query_params.get(links.EDITION, "").strip() or None
+    _selector(index, number, edition)
+    if not number:
+        _contents(index)
+        return
+    try:
+        rule = index.lookup(number, edition)
+    except RuleNotFound as exc:
+        st.error(md(exc.message), icon=":material/search_off:")
+        for near in exc.nearest:
+            links.rule_link(near, edition, icon=":material/subdirectory_arrow_right:")
+        return
+    except JudgeError as exc:
+        st.error(md(exc.message))
+        return
+    # Always write the canonical, complete address back: the URL bar then holds the link a
+    # judge copies (and a page link to this same page does not update the URL by itself).
+    st.query_params.from_dict(links.rule_params(rule.number, rule.edition))
+    show(index, rule)
+
+
+main()
