@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from importlib.metadata import version
 from typing import Any
 
 from judge.cli import compare, rules, sba, search
@@ -59,6 +60,12 @@ def build_parser() -> argparse.ArgumentParser:
         prog="judge",
         description="Assistant d'arbitrage Magic: The Gathering : règles en français, "
         "recherche, comparaison d'éditions, actions basées sur un état.",
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"judge {version('judge')}",
+        help="afficher la version",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMANDE", parser_class=_FrenchParser)
     sub.required = True

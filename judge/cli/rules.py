@@ -20,9 +20,22 @@ from judge.rules.index import (
     load_index,
     parse_edition,
 )
-from judge.rules.model import LAYOUTS, Rule
+from judge.rules.model import LAYOUTS, Edition, Rule
 
 STATUS_FR = {"resolved": "présente", "title_only": "titre seul", "missing": "absente du corpus"}
+
+
+def load_cli_index() -> RuleIndex:
+    """The index, with a warning on stderr for each damaged stored edition left out."""
+    index = load_index()
+    for warning in index.warnings:
+        print(f"Attention : {warning}", file=sys.stderr)
+    return index
+
+
+def rule_count(edition: Edition) -> int:
+    """Rules and sub-rules with text: the count `editions` and `check` both show."""
+    return sum(1 for r in edition.rules.values() if r.kind in ("rule", "subrule") and r.paragraphs)
 
 
 def _print_json(data: Any) -> None:
@@ -64,7 +77,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def cmd_editions(args: argparse.Namespace) -> int:
-    index = load_index()
+    index = load_cli_index()
     rows: list[dict[str, Any]] = [
         {
             "id": ed.id,
@@ -73,7 +86,7 @@ def cmd_editions(args: argparse.Namespace) -> int:
             "date": ed.date,
             "era": ed.era,
             "numbering": ed.numbering,
-            "rules": sum(1 for r in ed.rules.values() if not r.title_only),
+            "rules": rule_count(ed),
             "shipped": ed.shipped,
             "sources": [
                 {"file": s.file, "original": s.original, "layout": s.layout} for s in ed.sources
@@ -106,12 +119,13 @@ def format_rule(index: RuleIndex, rule: Rule) -> str:
     lines.append("")
     if rule.title_only:
         lines.append(f"{rule.number}. {rule.title or ''} — texte absent du corpus (titre seul)")
+    ed = index.edition(rule.edition)
     for p in rule.paragraphs:
-        tag = " [EN]" if p.language == "en" else ""
+        # Marked only where it differs from the edition (untranslated text).
+        tag = f" [{p.language.upper()}]" if p.language != ed.language else ""
         prefix = "    " if p.kind == "example" else ""
         head = rule.number + " " if p is rule.paragraphs[0] else ""
         lines.append(f"{prefix}{head}{p.text}{tag}")
-    ed = index.edition(rule.edition)
     if rule.children:
         lines.append("")
         lines.append("Sous-règles :")
@@ -155,7 +169,7 @@ def format_rule(index: RuleIndex, rule: Rule) -> str:
 
 
 def cmd_rule(args: argparse.Namespace) -> int:
-    index = load_index()
+    index = load_cli_index()
     try:
         rule = index.lookup(args.number, args.edition)
     except RuleNotFound as exc:
@@ -176,9 +190,10 @@ def cmd_rule(args: argparse.Namespace) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     entries = [(m, CORPUS_DIR) for m in _manifest_metas(CORPUS_DIR)]
-    entries += store.stored_editions()
-    reports: list[dict[str, Any]] = []
-    failed = 0
+    warnings: list[str] = []
+    entries += store.stored_editions(warnings=warnings)
+    reports: list[dict[str, Any]] = [{"edition": "?", "error": w} for w in warnings]
+    failed = len(warnings)
     for meta, root in entries:
         try:
             edition = parse_edition(meta, root)
@@ -232,11 +247,16 @@ def _short(items: list[str], n: int = 12) -> str:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    index = load_index()
+    index = load_cli_index()
     ids = args.edition or [ed.id for ed in index.editions]
     out: list[dict[str, Any]] = []
     for eid in ids:
-        out += export_edition(index, eid)
+        rows = export_edition(index, eid)
+        for row in rows:
+            if row["kind"] != "glossary":
+                rule = index.edition(eid).rules[row["rule"]]
+                row["counterparts"] = [link.to_dict() for link in counterparts_for(index, rule)]
+        out += rows
     _print_json(out)
     return 0
 
@@ -246,7 +266,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     layout = None if args.format == "auto" else args.format
     result = store.ingest(args.file, args.edition, layout, replace=args.replace, reserved=reserved)
     ed = result.edition
-    count = sum(1 for r in ed.rules.values() if not r.title_only)
+    count = rule_count(ed)
+    for warning in result.warnings:
+        print(f"Attention : {warning}", file=sys.stderr)
     if args.json:
         _print_json(
             {

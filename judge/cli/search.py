@@ -9,7 +9,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from judge.rules.index import load_index
+from judge.cli.rules import load_cli_index
 from judge.search.query import Hit, Searcher, SearchResult, render
 
 _BOLD, _RESET = "\033[1m", "\033[0m"
@@ -78,7 +78,7 @@ class _Progress:
 
 def run(args: argparse.Namespace) -> int:
     query = " ".join(args.query)
-    index = load_index()
+    index = load_cli_index()
     with Searcher(index, progress=_Progress(sys.stderr)) as searcher:
         result = searcher.search(
             query, editions=args.edition, language=args.language, limit=args.limit

@@ -42,7 +42,9 @@ def glossary_to_dict(entry: GlossaryEntry) -> dict[str, Any]:
         "edition": entry.edition,
         "term": entry.term,
         "text": entry.text,
-        "paragraphs": [p.text for p in entry.paragraphs],
+        "paragraphs": [
+            {"text": p.text, "kind": p.kind, "language": p.language} for p in entry.paragraphs
+        ],
         "references": [
             {"rule": ref.target, "edition": ref.edition, "status": ref.status, "title": ref.title}
             for ref in entry.references

@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
+import re
 import tempfile
 import tomllib
 from collections.abc import Iterable
@@ -19,7 +20,13 @@ from judge.rules.edition import EditionMeta, build_edition
 from judge.rules.errors import DocumentError, JudgeError
 from judge.rules.layouts import parse_text
 from judge.rules.model import LAYOUTS, Edition, GlossaryEntry, Layout, Rule, SourceFile
-from judge.rules.numbers import canonical, kind_of, sort_key
+from judge.rules.numbers import (
+    kind_of,
+    loose_key,
+    parse_query_number,
+    sort_key,
+    uses_skipped_letter,
+)
 
 CORPUS_DIR = Path(__file__).resolve().parents[2] / "corpus"
 _CACHE_VERSION = "1"
@@ -63,7 +70,8 @@ class QualityReport:
 class RuleIndex:
     """All editions, newest first. Read-only once built."""
 
-    def __init__(self, editions: Iterable[Edition]) -> None:
+    def __init__(self, editions: Iterable[Edition], warnings: Iterable[str] = ()) -> None:
+        self.warnings: list[str] = list(warnings)
         self.editions: list[Edition] = sorted(
             editions, key=lambda e: (e.order, e.date, e.id), reverse=True
         )
@@ -85,7 +93,7 @@ class RuleIndex:
 
     def get(self, number: str, edition: str | None = None) -> Rule | None:
         """The rule in `edition`, or in the newest edition that has it with text."""
-        num = canonical(number)
+        num = parse_query_number(number)
         if num is None:
             return None
         if edition is not None:
@@ -103,25 +111,33 @@ class RuleIndex:
         where = f" dans l'édition {edition}" if edition else ""
         nearest = self.nearest(number, edition)
         hint = f" Numéros proches : {', '.join(nearest)}." if nearest else ""
+        if uses_skipped_letter(number):
+            hint = " Les lettres l et o ne sont jamais utilisées dans les numéros." + hint
         raise RuleNotFound(f"Règle {number.strip()} introuvable{where}.{hint}", nearest)
 
     def everywhere(self, number: str) -> list[Rule]:
-        num = canonical(number)
+        num = parse_query_number(number)
         return [ed.rules[num] for ed in self.editions if num and num in ed.rules]
 
     def nearest(self, number: str, edition: str | None = None, k: int = 5) -> list[str]:
         eds = [self.edition(edition)] if edition else self.editions
         candidates = sorted({n for ed in eds for n in ed.rules}, key=sort_key)
-        num = canonical(number)
-        if num is None:
+        num = parse_query_number(number)
+        key: tuple[int, int, int, float] | None = sort_key(num) if num else loose_key(number)
+        if key is None:
             digits = "".join(c for c in number if c.isdigit())[:3]
             return [n for n in candidates if n.startswith(digits)][:k] if digits else []
-        key = sort_key(num)
         before = [n for n in candidates if sort_key(n) < key]
         after = [n for n in candidates if sort_key(n) > key]
-        pool = before[-k:] + after[:k]
-        same_section = [n for n in pool if n.split(".")[0] == num.split(".")[0]]
-        return (same_section or pool)[:k]
+        # The closest on each side first: 704.5k and 704.5m for 704.5l.
+        pool: list[str] = []
+        for pair in zip(reversed(before[-k:]), after[:k], strict=False):
+            pool += pair
+        pool += [n for n in reversed(before[-k:]) if n not in pool]
+        pool += [n for n in after[:k] if n not in pool]
+        section = str(key[0])
+        same_section = [n for n in pool if n.split(".")[0] == section]
+        return sorted((same_section or pool)[:k], key=sort_key)
 
     def cited_by(self, rule: Rule) -> list[Citer]:
         return list(self._cited_by.get((rule.edition, rule.number), []))
@@ -186,7 +202,12 @@ def _manifest_metas(corpus_dir: Path) -> list[EditionMeta]:
     except FileNotFoundError as exc:
         raise DocumentError(f"Manifeste introuvable : {path}", file=str(path)) from exc
     except tomllib.TOMLDecodeError as exc:
-        raise DocumentError(f"Manifeste illisible : {path} ({exc})", file=str(path)) from exc
+        where = re.search(r"line (\d+)", str(exc))
+        line = int(where.group(1)) if where else None
+        at = f", ligne {line}" if line else ""
+        raise DocumentError(
+            f"Manifeste illisible (TOML invalide) : {path}{at}", file=str(path), line=line
+        ) from exc
     metas = []
     for n, entry in enumerate(data.get("edition", []), start=1):
         try:
@@ -249,24 +270,26 @@ def load_index(
     """The shipped corpus plus the user's ingested editions."""
     corpus = corpus_dir or CORPUS_DIR
     entries = [(m, corpus) for m in _manifest_metas(corpus)]
-    entries += store.stored_editions(home)
+    warnings: list[str] = []
+    entries += store.stored_editions(home, warnings)
     if not use_cache:
-        return RuleIndex(parse_edition(m, root) for m, root in entries)
+        return RuleIndex((parse_edition(m, root) for m, root in entries), warnings)
     try:
         key = _fingerprint(entries)
     except OSError as exc:
-        raise DocumentError(f"Document illisible : {exc}", file=str(exc.filename)) from exc
+        what = "introuvable" if isinstance(exc, FileNotFoundError) else "illisible"
+        raise DocumentError(f"Document {what} : {exc.filename}", file=str(exc.filename)) from exc
     cache = store.cache_dir(home) / "rules" / f"{key}.pickle"
     if cache.exists():
         try:
             with cache.open("rb") as fh:
                 editions = pickle.load(fh)
-            return RuleIndex(editions)
+            return RuleIndex(editions, warnings)
         except Exception:  # a corrupt cache is rebuilt, never trusted
             pass
     editions = [parse_edition(m, root) for m, root in entries]
     _write_cache(cache, editions)
-    return RuleIndex(editions)
+    return RuleIndex(editions, warnings)
 
 
 def _write_cache(path: Path, editions: list[Edition]) -> None:

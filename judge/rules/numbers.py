@@ -34,6 +34,36 @@ def canonical(text: str) -> str | None:
     return f"{head}.{int(sub)}{letters or ''}"
 
 
+_PREFIX_RE = re.compile(r"^\s*(?:r[èe]gles?|rules?|r)\s*(?=\d)", re.IGNORECASE)
+_LOOSE_RE = re.compile(r"^(\d{3})(?:\.(\d{1,3})([a-z]{0,2}))?\.?$")
+
+
+def parse_query_number(text: str) -> str | None:
+    """A rule number as a user types it: `704.5g`, `règle 704.5G.`, `r704.5g`, `rule 704`."""
+    return canonical(_PREFIX_RE.sub("", text.strip()))
+
+
+def loose_key(text: str) -> tuple[int, int, int, float] | None:
+    """A sort key for numbers that cannot exist (`704.5l`: between 704.5k and 704.5m)."""
+    m = _LOOSE_RE.match(_PREFIX_RE.sub("", text.strip()).lower())
+    if not m:
+        return None
+    section, rule, letters = int(m.group(1)), m.group(2), m.group(3) or ""
+    if rule is None:
+        return (section, 0, -1, 0)
+    value = 0.0
+    for pos, c in enumerate(reversed(letters)):
+        # A skipped letter (l, o) sits half-way between its neighbours.
+        rank = sum(1 for x in LETTERS if x < c) + (1.0 if c in _LETTER_POS else 0.5)
+        value += rank * len(LETTERS) ** pos
+    return (section, 0, int(rule), value)
+
+
+def uses_skipped_letter(text: str) -> bool:
+    m = _LOOSE_RE.match(_PREFIX_RE.sub("", text.strip()).lower())
+    return bool(m and m.group(3) and any(c in "lo" for c in m.group(3)))
+
+
 def kind_of(number: str) -> NumberKind:
     if "." not in number:
         return "chapter" if len(number) == 1 else "section"

@@ -19,7 +19,10 @@ _LEAD = re.compile(
 _NUM = re.compile(r"\d{3}(?:\.\d{1,3}[a-z]{0,2})?(?![\d])", re.IGNORECASE)
 _CHAPTER_NUM = re.compile(r"\d(?![\d.])")
 _RANGE_TAIL = re.compile(
-    r"\s*[-–—]\s*(\d{3}\.\d{1,3}[a-z]{0,2}|\d{1,3}|[a-z]{1,2})(?![\w])", re.IGNORECASE
+    r"\s*[-–—]\s*(\d{3}\.\d{1,3}[a-z]{0,2}|\d{1,3}|[a-z]{1,2})(?![\w])"
+    # "règles 704.5a à 704.5c", "rules 704.5a through 704.5c": a full number only.
+    r"|\s+(?:à|through|to)\s+(\d{3}\.\d{1,3}[a-z]{0,2})(?![\w.]\d)",
+    re.IGNORECASE,
 )
 _TITLE = re.compile(r"\s*,?\s*(?:[«\"“]\s*)([^»\"”]{1,90}?)\s*[»\"”]")
 _SEP = re.compile(r"\s*(?:,\s*(?:and|et|or|ou)\s+|,\s*|\s+(?:and|et|or|ou)\s+)(?=\d)", re.I)
@@ -54,7 +57,7 @@ def find_citations(text: str) -> Iterator[Citation]:
             numbers = [first]
             rng = _RANGE_TAIL.match(text, pos)
             if rng and not is_section:
-                numbers = expand_range(first, rng.group(1))
+                numbers = expand_range(first, rng.group(1) or rng.group(2))
                 pos = rng.end()
             targets.extend(numbers)
             end = pos

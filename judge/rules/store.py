@@ -4,6 +4,7 @@ folder beside its final place, then renamed; a failure leaves the store as it wa
 
 from __future__ import annotations
 
+import datetime
 import json
 import os
 import re
@@ -18,6 +19,7 @@ from judge.rules.decode import decode_bytes, read_document
 from judge.rules.edition import EditionMeta, build_edition
 from judge.rules.errors import DocumentError, JudgeError
 from judge.rules.layouts import parse_text
+from judge.rules.layouts.detect import detect_layout
 from judge.rules.model import LAYOUTS, Edition, Layout, SourceFile
 
 EDITION_ID = re.compile(r"^[a-z]{2}-[a-z0-9][a-z0-9-]{1,40}$")
@@ -62,8 +64,11 @@ def _meta_from_json(data: dict[str, object], folder: Path) -> EditionMeta:
     )
 
 
-def stored_editions(home: Path | None = None) -> list[tuple[EditionMeta, Path]]:
-    """Ingested editions, each with the folder its file lives in."""
+def stored_editions(
+    home: Path | None = None, warnings: list[str] | None = None
+) -> list[tuple[EditionMeta, Path]]:
+    """Ingested editions, each with the folder its file lives in. A damaged one is left
+    out (and described in `warnings`) so that it cannot block the others."""
     root = editions_dir(home)
     if not root.is_dir():
         return []
@@ -74,10 +79,29 @@ def stored_editions(home: Path | None = None) -> list[tuple[EditionMeta, Path]]:
             continue  # temporary or half-removed folders are never read
         try:
             data = json.loads(meta_path.read_text(encoding="utf-8"))
-            out.append((_meta_from_json(data, folder), folder))
-        except (ValueError, KeyError, AssertionError) as exc:
-            raise StoreError(f"Édition stockée illisible : {meta_path} ({exc})") from exc
+            meta = _meta_from_json(data, folder)
+            if not (folder / meta.sources[0].file).is_file():
+                raise FileNotFoundError(meta.sources[0].file)
+            out.append((meta, folder))
+        except json.JSONDecodeError as exc:
+            _warn(
+                warnings,
+                f"{meta_path} n'est pas un JSON valide (ligne {exc.lineno}, colonne {exc.colno})",
+            )
+        except KeyError as exc:
+            _warn(warnings, f"{meta_path} : champ obligatoire {exc} absent")
+        except FileNotFoundError as exc:
+            _warn(warnings, f"{folder} : document {exc} absent")
+        except (ValueError, TypeError, AssertionError, OSError):
+            _warn(warnings, f"{meta_path} : description de l'édition invalide")
     return out
+
+
+def _warn(warnings: list[str] | None, message: str) -> None:
+    if warnings is not None:
+        warnings.append(
+            f"Édition importée ignorée : {message}. Réimportez-la avec judge ingest --replace."
+        )
 
 
 @dataclass(frozen=True)
@@ -85,6 +109,7 @@ class IngestResult:
     edition: Edition
     folder: Path
     replaced: bool
+    warnings: tuple[str, ...] = ()
 
 
 def _derive_id(language: str, date: str | None, file: str) -> str:
@@ -93,6 +118,13 @@ def _derive_id(language: str, date: str | None, file: str) -> str:
             f"{file} : aucune date trouvée dans le document ; indiquez l'identifiant "
             "de l'édition avec --edition (par exemple en-2011-09-30)"
         )
+    try:
+        datetime.date.fromisoformat(date)
+    except ValueError:
+        raise StoreError(
+            f"{file} : la date trouvée dans le document ({date}) n'existe pas ; indiquez "
+            "l'identifiant de l'édition avec --edition"
+        ) from None
     return f"{language}-{date}"
 
 
@@ -116,7 +148,14 @@ def ingest(
             f"{path} : fichier trop gros ({size} octets, limite {MAX_BYTES})", file=str(path)
         )
     text = read_document(path)
-    doc = parse_text(text, path.name, layout)
+    warnings: list[str] = []
+    detected = detect_layout(text)
+    if layout is not None and layout != detected:
+        warnings.append(
+            f"format imposé « {layout} » alors que le document ressemble à « {detected} » : "
+            "vérifiez le résultat avec judge check"
+        )
+    doc = parse_text(text, path.name, layout or detected)
     language = doc.language or "en"
     eid = edition_id or _derive_id(language, doc.date, str(path))
     if not EDITION_ID.match(eid):
@@ -166,7 +205,7 @@ def ingest(
         raise
     if old is not None:
         shutil.rmtree(old, ignore_errors=True)
-    return IngestResult(edition, final, replaced=old is not None)
+    return IngestResult(edition, final, replaced=old is not None, warnings=tuple(warnings))
 
 
 def _write_edition(folder: Path, meta: EditionMeta, data: bytes) -> None:

@@ -95,3 +95,43 @@ def test_rule_lists_counterparts_and_old_references_today(
     assert {"edition": "fr-2024", "rule": "704.3"} in [c["to"] for c in data["counterparts"]]
     _, out, _ = run(capsys, "rule", "118.2", "--edition", "fr-2011")
     assert "119.3 « Blessures » (absente du corpus) → fr-2024 120.3" in out
+
+
+@pytest.mark.parametrize("number", ["704.5l", "704.5o", "règle 704.5l"])
+def test_impossible_letters_suggest_neighbours(
+    number: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    status, _, err = run(capsys, "rule", number, "--edition", "fr-2024")
+    assert status == 1
+    assert "lettres l et o ne sont jamais utilisées" in err
+    nearest = err.split("Numéros proches : ")[1].rstrip(".\n").split(", ")
+    assert "704.5k" in nearest and "704.5m" in nearest
+
+
+@pytest.mark.parametrize("form", ["règle 704.5g", "r704.5G.", "Règle 704.5g", "rule 704.5g"])
+def test_rule_number_forms(form: str, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, _ = run(capsys, "rule", form, "--json")
+    assert status == 0 and json.loads(out)["rule"] == "704.5g"
+
+
+def test_untranslated_paragraphs_are_tagged(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "rule", "704.5j")
+    assert "[EN]" in out
+    _, out, _ = run(capsys, "rule", "704.5g")
+    assert "[EN]" not in out
+
+
+def test_editions_and_check_count_alike(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "editions", "--json")
+    counted = {e["id"]: e["rules"] for e in json.loads(out)}
+    _, out, _ = run(capsys, "check", "--json")
+    checked = {r["edition"]: r["rules_parsed"] for r in json.loads(out)}
+    assert counted == checked
+    assert counted["fr-2011"] == 14  # 118.1–118.9, 118.1a–d and 118.4a
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.startswith("judge ")

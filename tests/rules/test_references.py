@@ -28,6 +28,8 @@ from judge.rules.references import find_citations
         ("subrule 704.5k is followed by 704.5m", []),
         ("indiqué par les règles. 408.1b Les sorts", []),
         ("Voyez la règle 704.6b à la place.", ["704.6b"]),
+        ("les règles 704.5a à 704.5c", ["704.5a", "704.5b", "704.5c"]),
+        ("rules 500.1 through 500.3 apply", ["500.1", "500.2", "500.3"]),
         (
             "(see rule 104.3a), rules 104.3b, 104.3c, and 104.3d",
             ["104.3a", "104.3b", "104.3c", "104.3d"],

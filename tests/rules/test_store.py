@@ -178,3 +178,32 @@ def test_english_editions_ingest_and_print(
     assert main(["rule", "704.5g", "--edition", "en-2011-09-30"]) == 0
     out = capsys.readouterr().out
     assert "that creature has been dealt lethal damage and is destroyed" in out
+
+
+def test_a_damaged_stored_edition_does_not_block_the_others(
+    tmp_home: Path, mini: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store.ingest(mini)
+    (store.editions_dir() / "en-2024-06-07" / "edition.json").write_text("{bad", "utf-8")
+    assert main(["rule", "704.5g", "--edition", "fr-2024"]) == 0
+    err = capsys.readouterr().err
+    assert "Édition importée ignorée" in err and "n'est pas un JSON valide (ligne 1" in err
+    assert main(["check"]) == 1
+    assert "ÉCHEC" in capsys.readouterr().out
+
+
+def test_impossible_date_is_refused(tmp_home: Path, tmp_path: Path) -> None:
+    path = tmp_path / "fevrier.txt"
+    path.write_text(MINI.replace("June 7, 2024", "February 31, 2024"), encoding="utf-8")
+    with pytest.raises(store.StoreError, match="n'existe pas"):
+        store.ingest(path)
+    assert store.ingest(path, edition_id="en-2024-02-test").edition.id == "en-2024-02-test"
+
+
+def test_forcing_another_format_warns(tmp_home: Path) -> None:
+    from judge.rules.index import CORPUS_DIR
+
+    old = CORPUS_DIR / "fr-pre2009" / "420-408-effets-et-chronologie.txt"
+    result = store.ingest(old, edition_id="fr-force", layout="official")
+    assert result.warnings and "inline_pre2009" in result.warnings[0]
+    assert not store.ingest(old, edition_id="fr-auto").warnings
