@@ -8,6 +8,7 @@ import hashlib
 import os
 import pickle
 import re
+import sys
 import tempfile
 import tomllib
 from collections.abc import Iterable
@@ -28,7 +29,15 @@ from judge.rules.numbers import (
     uses_skipped_letter,
 )
 
-CORPUS_DIR = Path(__file__).resolve().parents[2] / "corpus"
+def _corpus_dir() -> Path:
+    """The shipped corpus: beside the package in a checkout, else where the wheel put it."""
+    checkout = Path(__file__).resolve().parents[2] / "corpus"
+    if (checkout / "editions.toml").is_file():
+        return checkout
+    return Path(sys.prefix) / "share" / "judge" / "corpus"
+
+
+CORPUS_DIR = _corpus_dir()
 _CACHE_VERSION = "1"
 
 
