@@ -24,6 +24,7 @@ from judge.engine.board import (
     decode_board_text,
 )
 from judge.engine.explain import (
+    ABILITY_FR,
     ACTION_KINDS,
     NOTE_KINDS,
     RULESET_LABELS,
@@ -433,7 +434,13 @@ def _final_board(board: Board) -> None:
     if board.stack:
         st.markdown("**Pile** (du bas vers le haut)")
         for s in board.stack:
-            st.markdown("- " + md(f"{s.ability} — source {s.source}, contrôlée par {s.controller}"))
+            st.markdown(
+                "- "
+                + md(
+                    f"{ABILITY_FR.get(s.ability, s.ability)} — source {s.source}, "
+                    f"contrôlée par {s.controller}"
+                )
+            )
 
 
 def show_resolution(index: RuleIndex, res: Resolution, column: str) -> None:
@@ -461,7 +468,10 @@ def show_resolution(index: RuleIndex, res: Resolution, column: str) -> None:
             with st.container(border=True):
                 with st.container(horizontal=True, gap="small", vertical_alignment="center"):
                     _rule_links((t.rule,), edition)
-                    st.markdown(f":green-badge[{md(t.ability)}] **{md(t.name)} ({md(t.source)})**")
+                    st.markdown(
+                        f":green-badge[{md(ABILITY_FR.get(t.ability, t.ability))}] "
+                        f"**{md(t.name)} ({md(t.source)})**"
+                    )
                 st.markdown(
                     md(f"Contrôlée par {t.controller}, après la passe {t.after_pass} — {t.why}")
                 )
