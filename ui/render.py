@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from judge.rules.concordance import inline_view, side_view
+
 # CommonMark lets a backslash escape any ASCII punctuation character.
 _PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
 # Streamlit expands `:name:` emoji and `:material/icon:` shortcodes from the text itself, after
@@ -83,39 +85,40 @@ def _mark(text: str, directive: str) -> str:
 
 def diff_sides(ops: Iterable[tuple[str, str]]) -> tuple[str, str]:
     """Old and new text of a word diff (`judge.rules.concordance.diff_rules`) as escaped
-    Markdown: deletions in red on the old side, insertions in green on the new side, and a
-    cross-reference renumbered with the rules (`408 → 117`) in blue on both."""
-    old: list[str] = []
-    new: list[str] = []
-    for op, text in ops:
-        if op == "equal":
-            old.append(md(text))
-            new.append(md(text))
-        elif op == "delete":
-            old.append(_mark(text, "red-background"))
-        elif op == "insert":
-            new.append(_mark(text, "green-background"))
-        elif op == "renumbered":
-            before, _, after = text.partition(" → ")
-            space = after[len(after.rstrip()) :]
-            old.append(_mark(before, "blue-background") + md(space))
-            new.append(_mark(after, "blue-background"))
+    Markdown, each side with its own words and spacing: deletions in red on the old side,
+    insertions in green on the new side, and a cross-reference renumbered with the rules
+    (`408` on one side, `117` on the other) in blue on both. Changes of spacing or of the
+    style of apostrophes and quotation marks alone are not marked."""
+    ops = list(ops)
+    return _side(side_view(ops, "old")), _side(side_view(ops, "new"))
+
+
+def _side(pieces: Iterable[tuple[str, str]]) -> str:
+    out: list[str] = []
+    for mark, text in pieces:
+        if mark in _SIDE_COLOURS:
+            out.append(_mark(text, _SIDE_COLOURS[mark]))
         else:
-            old.append(md(text))
-            new.append(md(text))
-    return "".join(old), "".join(new)
+            out.append(md(text))
+    return "".join(out)
+
+
+_SIDE_COLOURS = {
+    "delete": "red-background",
+    "insert": "green-background",
+    "renumbered": "blue-background",
+}
 
 
 def diff_inline(ops: Iterable[tuple[str, str]]) -> str:
-    """One text: deletions struck through in red, insertions in green."""
+    """One text (the new one, each deletion where it was): deletions struck through in red,
+    insertions in green, renumbered cross-references (`408 → 117`) in blue."""
     out: list[str] = []
-    for op, text in ops:
-        if op == "delete":
+    for mark, text in inline_view(ops):
+        if mark == "delete":
             out.append(_strike(text))
-        elif op == "insert":
-            out.append(_mark(text, "green-background"))
-        elif op == "renumbered":
-            out.append(_mark(text, "blue-background"))
+        elif mark in _SIDE_COLOURS:
+            out.append(_mark(text, _SIDE_COLOURS[mark]))
         else:
             out.append(md(text))
     return "".join(out)

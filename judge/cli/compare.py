@@ -3,7 +3,11 @@
 Prints both texts, the word diff marked for a terminal ([-supprimé-] {+ajouté+}
 [~408 → 117~] for a renvoi renuméroté), the summary of a known change, the method and the
 confidence of the concordance. A rule missing from an edition, or without a counterpart,
-gives a French message on stderr and exit status 1."""
+gives a French message on stderr and exit status 1.
+
+`--json`: ``diff`` is a list of ``[op, text]`` (equal, insert, delete, renumbered; see
+`judge.rules.concordance`): equal + insert + the new side of renumbered (after the arrow) give
+the new text exactly, equal + delete + the old side (before the arrow) the old text exactly."""
 
 from __future__ import annotations
 
@@ -15,6 +19,7 @@ from judge.rules.concordance import (
     Comparison,
     ComparisonError,
     compare,
+    inline_view,
     method_label,
 )
 from judge.rules.index import load_index
@@ -62,22 +67,18 @@ def run(args: argparse.Namespace) -> int:
 
 
 def render_diff(diff: tuple[tuple[str, str], ...] | list[tuple[str, str]]) -> str:
-    """The diff as one text, changes marked; spaces stay outside the markers."""
+    """The diff as one text (the new text with each deletion where it was), changes marked;
+    spaces stay outside the markers."""
     out = []
-    for op, text in diff:
-        if op not in MARKERS:
+    for mark, text in inline_view(diff):
+        core = text.strip()
+        if not mark or not core:
             out.append(text)
             continue
-        core = text.rstrip()
-        space = text[len(core) :]
-        if not core:
-            out.append(text)
-            continue
-        start, end = MARKERS[op]
-        previous = out[-1][-1:] if out else ""
-        if previous.isalnum() and core[0].isalnum():
-            out.append(" ")  # a marked word stays apart from the word before it
-        out.append(f"{start}{core}{end}{space}")
+        lead = text[: len(text) - len(text.lstrip())]
+        trail = text[len(text.rstrip()) :]
+        start, end = MARKERS[mark]
+        out.append(f"{lead}{start}{core}{end}{trail}")
     return "".join(out).rstrip()
 
 
@@ -105,6 +106,10 @@ def format_comparison(c: Comparison) -> str:
     if c.changed:
         lines.append("Différences mot à mot ([-supprimé-] {+ajouté+} [~renvoi renuméroté~]) :")
         lines.append(render_diff(c.diff))
+    elif any(op in ("delete", "insert") for op, _ in c.diff):
+        lines.append(
+            "Différences : aucune dans les mots (espacement, apostrophes ou guillemets seulement)."
+        )
     else:
         lines.append("Différences : aucune (textes identiques).")
     lines.append("")

@@ -152,6 +152,8 @@ def format_rule(index: RuleIndex, rule: Rule) -> str:
             other = index.edition(link.to_edition).rules.get(link.to_rule)
             title = f" « {other.title} »" if other is not None and other.title else ""
             flags = " (approché)" if link.approximate else ""
+            if not link.present:
+                flags += ", absente du corpus"
             moved = " (renuméroté)" if link.moved else ""
             lines.append(
                 f"  {link.to_edition} {link.to_rule}{title}{moved} — "

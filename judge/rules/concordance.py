@@ -5,32 +5,42 @@ Every pair of editions is linked number to number; each `Link` says how it was f
 - ``curated``: a known renumbering, kept as data with its source in ``corpus/renumbering.toml``
   (420 → 704, 408 → 116/117, 420.5e → 704.5j…), applied to every edition whose numbering and
   year fit the table;
-- ``same_number``: same numbering, same number, and the title (sections) or text (rules) agrees;
+- ``same_number``: same numbering, same number, and the title (sections) or text (rules) agrees
+  (for rules: inside sections paired by their titles, or in sections that no title paired, such
+  as a web page of 704 without its headings; a text cut short still agrees with the full one);
 - ``title``: chapters and sections matched by their titles in the tables of contents (fuzzy,
   accents and case ignored: 2011's ``111. Sorts`` is 2024's ``112. Sorts``), or by their place
   between two matched neighbours;
 - ``text``: rules matched by text similarity (rapidfuzz, rule numbers masked, the 2009 wordings
   brought up to date) inside matched sections, so that a rule that only moved is found as moved;
 - ``translation``: editions in two languages that share the numbering (the French rules of 2011
-  and ``en-2011-09-30``): same number, checked with a list of French / English game terms.
+  and ``en-2011-09-30``): same number, checked with a list of French / English game terms. Only
+  across languages: a chain French → English → French keeps the number, not the label.
 
 Links that no method gives directly are composed through other editions (at most three steps:
-``via`` names the editions passed through). A rule without a counterpart of its own may still get
-an *approximate* link: the counterpart of its section, or the number its section's move implies
-(2011's 119.3 → 2024's 120.3) when that rule is not in the corpus.
+``via`` names the editions passed through); a direct link always wins over a composed one. A rule
+without a counterpart of its own may still get an *approximate* link: the counterpart of its
+section, or the number its section's move implies (2011's 119.3 → 2024's 120.3) even when that
+rule is not in the corpus. `Link.present` says whether the target is in the target edition's
+corpus with a text (2024's 704.8 → 2011's 704.8: approximate, and absent).
 
 The word diff (`diff_rules`) tokenises French: elided articles (``l'``, ``qu'``) and punctuation
 are tokens of their own; apostrophe and quotation-mark styles are not changes. Its operations:
 
-- ``equal``: the same words in both texts (the new text's spelling is given);
-- ``delete`` / ``insert``: words only in the old / only in the new text;
+- ``equal``: the same text in both (words, and the spacing when both sides space alike);
+- ``delete`` / ``insert``: text only in the old / only in the new text. Each side keeps its own
+  spacing and its own apostrophes and quotation marks: where they differ around the same words,
+  a deletion and an insertion say so, and such a change is *cosmetic* (`is_cosmetic`);
 - ``renumbered``: a cross-reference whose number changed in line with the concordance (the old
-  text's ``règle 408`` where today's says ``règle 117``); its text is ``"408 → 117"`` followed by
-  the new text's spacing. It is not a change of the text.
+  text's ``règle 408`` where today's says ``règle 117``); its text is ``"408 → 117"``, the old
+  number before the arrow and the new one after it (`renumbered_sides`). It is not a change of
+  the text.
 
-The equal, insert and renumbered (new side) pieces, put end to end, give the new text exactly.
-A diff is *empty* when it holds no ``insert``, ``delete`` or ``renumbered`` operation: comparing
-a rule with itself gives one ``equal`` operation (no operation at all when the text is empty).
+The equal, insert and renumbered (new side) pieces, put end to end, give the new text exactly;
+the equal, delete and renumbered (old side) pieces give the old text exactly. A diff is *empty*
+(`is_empty_diff`) when it holds no ``renumbered`` operation and its deletions and insertions are
+only cosmetic: comparing a rule with itself gives one ``equal`` operation (no operation at all
+when the text is empty). `side_view` and `inline_view` lay a diff out for display.
 """
 
 from __future__ import annotations
@@ -42,7 +52,7 @@ import weakref
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from itertools import pairwise
 from pathlib import Path
@@ -91,6 +101,11 @@ _TEXT_MIN = 60.0  # rule texts inside matched sections
 _SAME_NUMBER_MIN = 45.0  # same number, same numbering: a lower bar
 _TEXT_GLOBAL_MIN = 85.0  # rule texts anywhere in the other edition
 _TEXT_GLOBAL_MARGIN = 5.0
+# Same number, one text (nearly) inside the other: at least so many distinct words, so much
+# token-set agreement; the score is then weighted down (a cut text is not an identical one).
+_CONTAINED_MIN_WORDS = 8
+_CONTAINED_MIN = 90.0
+_CONTAINED_WEIGHT = 0.7
 
 
 # --- errors ----------------------------------------------------------------------------------
@@ -122,6 +137,10 @@ class Link:
     `moved`: the number differs. `via`: editions passed through when the link is composed.
     `approximate`: the target is only the counterpart of an ancestor (a section), or a number
     deduced from its section's move and possibly absent from the corpus.
+    `present`: the target rule is in the target edition's corpus with a text (its own, or the
+    text of its sub-rules for a section): False for a number known only as a title (a table of
+    contents, a citation) or not known at all, such as 2011's 704.8, deduced from the move of
+    its section. Links made by the `Concordance` always carry it.
     """
 
     from_edition: str
@@ -133,8 +152,11 @@ class Link:
     moved: bool
     via: tuple[str, ...] = ()
     approximate: bool = False
+    present: bool = True
 
     def reversed(self) -> Link:
+        """The link read the other way; `present` then describes the old source, which the
+        concordance checks again (`Concordance` never hands out a reversed link unchecked)."""
         return Link(
             self.to_edition,
             self.to_rule,
@@ -156,6 +178,7 @@ class Link:
             "moved": self.moved,
             "via": list(self.via),
             "approximate": self.approximate,
+            "present": self.present,
         }
 
 
@@ -203,6 +226,7 @@ class KnownChange:
     gone: tuple[re.Pattern[str], ...]
     summary: str
     source: str
+    reverse: str = ""  # the summary read backwards, from the newer text to the older one
 
     def applies(self, old_text: str, new_text: str) -> bool:
         return (
@@ -244,6 +268,7 @@ def _load_curated(path: Path) -> CuratedData:
                 gone=tuple(re.compile(p, re.I) for p in c.get("gone", [])),
                 summary=c["summary"],
                 source=c.get("source", ""),
+                reverse=c["reverse"],
             )
             for c in data.get("change", [])
         )
@@ -401,6 +426,7 @@ class Concordance:
         self._comparable: dict[tuple[str, str], str] = {}
         self._paths: dict[tuple[str, str], dict[str, list[Link]]] = {}
         self._translation: dict[tuple[str, str], bool] = {}
+        self._present: dict[tuple[str, str], bool] = {}
 
     @classmethod
     def build(
@@ -460,7 +486,7 @@ class Concordance:
             return None
         if edition == target:
             if num in self.index.edition(edition).rules:
-                return _link(edition, num, target, num, "same_number", 1.0)
+                return self._checked(_link(edition, num, target, num, "same_number", 1.0))
             return None
         links = self._exact(edition, num).get(target, [])
         if links:
@@ -470,6 +496,26 @@ class Concordance:
     def pair_links(self, edition: str, target: str) -> list[Link]:
         """Every direct link from `edition` to `target` (for reports and benchmarks)."""
         return [link for links in self._pair_links(edition, target).values() for link in links]
+
+    def is_present(self, edition: str, number: str) -> bool:
+        """Whether rule `number` is in the corpus of `edition` with a text: its own, or one of
+        its sub-rules' (a section). A number known only by its title (a table of contents, a
+        citation) is not."""
+        key = (edition, number)
+        known = self._present.get(key)
+        if known is None:
+            ed = self.index.edition(edition)
+            rule = ed.rules.get(number)
+            known = rule is not None and (
+                (not rule.title_only and bool(rule.text.strip()))
+                or any(self.is_present(edition, child) for child in rule.children)
+            )
+            self._present[key] = known
+        return known
+
+    def _checked(self, link: Link) -> Link:
+        present = self.is_present(link.to_edition, link.to_rule)
+        return link if link.present == present else replace(link, present=present)
 
     # -- paths --
 
@@ -511,7 +557,7 @@ class Concordance:
         for (ed_id, _num), (score, path) in best.items():
             if len(path) < 2 or ed_id in result:
                 continue
-            link = _compose(path, score)
+            link = self._checked(_compose(path, score, self._same_language(edition, ed_id)))
             current = composed.get(ed_id)
             if current is None or _link_order(link) < _link_order(current):
                 composed[ed_id] = link
@@ -522,7 +568,14 @@ class Concordance:
 
     def _approximate(self, edition: str, number: str, target: str) -> Link | None:
         """The counterpart of the nearest ancestor that has one, or the number its move
-        implies when the rule itself is not in the target's corpus."""
+        implies when the rule itself is not in the target's corpus (`present` says so)."""
+        link = self._approximate_link(edition, number, target)
+        return self._checked(link) if link is not None else None
+
+    def _same_language(self, a: str, b: str) -> bool:
+        return self.index.edition(a).language == self.index.edition(b).language
+
+    def _approximate_link(self, edition: str, number: str, target: str) -> Link | None:
         src = self.index.edition(edition)
         tgt = self.index.edition(target)
         # A table that names only the section (408.1i → 116, the special actions)
@@ -543,7 +596,7 @@ class Concordance:
                 number,
                 target,
                 best.to_rule,
-                best.method,
+                _path_method([best.method, "translation"], src.language == tgt.language),
                 best.confidence * 0.9,
                 via=(*best.via, partner.id),
                 approximate=True,
@@ -621,9 +674,9 @@ class Concordance:
             # A link never lands outside the corpus; it may start outside it (a curated
             # number that an old text cites, such as 314).
             if link.to_rule in B.rules:
-                result.forward.setdefault(link.from_rule, []).append(link)
+                result.forward.setdefault(link.from_rule, []).append(self._checked(link))
             if link.from_rule in A.rules:
-                back = link.reversed()
+                back = self._checked(link.reversed())
                 result.backward.setdefault(back.from_rule, []).append(back)
         for d in (result.forward, result.backward):
             for k in d:
@@ -798,10 +851,28 @@ class Concordance:
                     for j, rb in enumerate(choices):
                         score = float(matrix[i][j])
                         same = same_numbering and ra.number == rb.number
+                        if same:
+                            score = self._same_number_score(A, ra, B, rb, score)
                         if score < (_SAME_NUMBER_MIN if same else _TEXT_MIN):
                             continue
                         scores[(ra.number, rb.number)] = score
                         cands.append(((score + (5.0 if same else 0.0),), ra.number, rb.number))
+        if same_numbering:
+            # Sections that no title paired (a page without its headings, a table of contents
+            # missing): the same number, where the texts agree, is the same rule. A section
+            # paired with another one has moved, and its numbers with it.
+            for sa, rules_a in by_section_a.items():
+                if sa in targets:
+                    continue
+                same_b = {r.number: r for r in by_section_b.get(sa, [])}
+                for ra in rules_a:
+                    twin = same_b.get(ra.number)
+                    if twin is None or _lang(ra, A) != _lang(twin, B):
+                        continue
+                    score = self._same_number_score(A, ra, B, twin)
+                    if score >= _TEXT_MIN:
+                        scores[(ra.number, twin.number)] = score
+                        cands.append(((score + 5.0,), ra.number, twin.number))
         out = []
         matched = _greedy(cands)
         for x, y in matched:
@@ -845,6 +916,20 @@ class Concordance:
             for x, y in _greedy(extra):
                 out.append(_link(A.id, x, B.id, y, "text", scores[(x, y)] / 100 * 0.9))
         return out
+
+    def _same_number_score(
+        self, A: Edition, ra: Rule, B: Edition, rb: Rule, ratio: float | None = None
+    ) -> float:
+        """How well two texts of the same number agree (0–100): their similarity, or, when
+        the words of one are (nearly) all in the other, 70 at most (a text cut short, a
+        paragraph added: 704.3 as a web page quotes it against the full rule)."""
+        ta, tb = self._comparable_text(A, ra), self._comparable_text(B, rb)
+        score = fuzz.ratio(ta, tb) if ratio is None else ratio
+        if min(len(set(ta.split())), len(set(tb.split()))) >= _CONTAINED_MIN_WORDS:
+            contained = fuzz.token_set_ratio(ta, tb)
+            if contained >= _CONTAINED_MIN:
+                score = max(score, contained * _CONTAINED_WEIGHT)
+        return float(score)
 
     def _scores(
         self, A: Edition, rules_a: list[Rule], B: Edition, rules_b: list[Rule], cutoff: float
@@ -990,9 +1075,19 @@ def _link_order(link: Link) -> tuple[float, int, tuple[int, int, int, int]]:
     )
 
 
-def _compose(path: Sequence[Link], score: float) -> Link:
+def _path_method(methods: Iterable[Method], same_language: bool) -> Method:
+    """The method shown for a chain of links: the strongest claim made on the way. A chain
+    between two editions of one language is no translation, though it passes through one
+    (French → English → French, number for number): such a chain keeps the number."""
+    found = list(methods)
+    if same_language:
+        found = [m for m in found if m != "translation"] or ["same_number"]
+    return max(found, key=lambda m: _METHOD_RANK[m])
+
+
+def _compose(path: Sequence[Link], score: float, same_language: bool) -> Link:
     first, last = path[0], path[-1]
-    method = max((link.method for link in path), key=lambda m: _METHOD_RANK[m])
+    method = _path_method((link.method for link in path), same_language)
     return _link(
         first.from_edition,
         first.from_rule,
@@ -1091,10 +1186,18 @@ def diff_rules(a: Rule, b: Rule, concordance: Concordance | None = None) -> list
                 toks_a[op.src_start : op.src_end], toks_b[op.dest_start : op.dest_end], strict=True
             )
             for ta, tb in pairs:
-                if ta.key.startswith("\x00ref:") and ta.core != tb.core:
-                    ops.append(("renumbered", f"{ta.core} → {tb.core}{tb.space}"))
+                if ta.core == tb.core:
+                    ops.append(("equal", tb.core))
+                elif ta.key.startswith("\x00ref:"):
+                    ops.append(("renumbered", f"{ta.core}{RENUMBERED_ARROW}{tb.core}"))
                 else:
-                    ops.append(("equal", tb.core + tb.space))
+                    # the same word, another style of apostrophe or quotation mark
+                    ops += [("delete", ta.core), ("insert", tb.core)]
+                # Each side keeps its own spacing (a cosmetic change when they differ).
+                if ta.space == tb.space:
+                    ops.append(("equal", tb.space))
+                else:
+                    ops += [("delete", ta.space), ("insert", tb.space)]
     return _merge(ops)
 
 
@@ -1120,17 +1223,132 @@ def _merge(ops: list[tuple[str, str]]) -> list[tuple[str, str]]:
     return out
 
 
+RENUMBERED_ARROW = " → "
+
+
+def renumbered_sides(text: str) -> tuple[str, str]:
+    """The old and the new number of a `renumbered` operation (``"408 → 117"``)."""
+    old, _, new = text.partition(RENUMBERED_ARROW)
+    return old, new
+
+
+def _segments(
+    diff: Iterable[tuple[str, str]],
+) -> list[tuple[str, str, str]]:
+    """The diff as segments (kind, old text, new text): ``equal`` and ``renumbered`` as they
+    are, and every run of deletions and insertions between them as one ``change``."""
+    out: list[tuple[str, str, str]] = []
+    for op, text in diff:
+        if op in ("delete", "insert"):
+            if not out or out[-1][0] != "change":
+                out.append(("change", "", ""))
+            _, old, new = out[-1]
+            out[-1] = ("change", old + text, new) if op == "delete" else ("change", old, new + text)
+        elif op == "renumbered":
+            old, new = renumbered_sides(text)
+            out.append(("renumbered", old, new))
+        else:
+            out.append((op, text, text))
+    return out
+
+
+def _word_keys(text: str) -> list[str]:
+    return [t.key for t in _tokens(text, {}) if t.key]
+
+
+def is_cosmetic(old: str, new: str) -> bool:
+    """Whether replacing `old` by `new` changes nothing but spacing or the style of
+    apostrophes and quotation marks (the same words, in the same order)."""
+    return _word_keys(old) == _word_keys(new)
+
+
 def is_empty_diff(diff: Iterable[tuple[str, str]]) -> bool:
-    """True when the diff holds no change (only `equal` operations, or none)."""
-    return not any(op in CHANGE_OPS for op, _ in diff)
+    """True when the diff holds no change: only `equal` operations, or deletions and insertions
+    that change nothing but spacing or the style of apostrophes and quotation marks."""
+    for kind, old, new in _segments(diff):
+        if kind == "renumbered" or (kind == "change" and not is_cosmetic(old, new)):
+            return False
+    return True
 
 
-def summary(a: Rule, b: Rule, data: CuratedData | None = None) -> str | None:
-    """A one-line French summary of the change from `a` to `b` when it is a known one."""
-    old, new = compared_text(a), compared_text(b)
-    if old == new:
+DiffMark = Literal["", "delete", "insert", "renumbered"]
+
+
+def side_view(
+    diff: Iterable[tuple[str, str]], side: Literal["old", "new"]
+) -> list[tuple[DiffMark, str]]:
+    """One side of the diff, to show two texts side by side: pieces (mark, text) that, put end
+    to end, give that side's text exactly. Mark ``""``: shown as it is (the same on both
+    sides, or changed only in spacing or style); ``delete`` (old side) or ``insert`` (new
+    side): a change; ``renumbered``: the number of a renumbered cross-reference."""
+    out: list[tuple[DiffMark, str]] = []
+    for kind, old, new in _segments(diff):
+        text = old if side == "old" else new
+        if not text:
+            continue
+        if kind == "renumbered":
+            out.append(("renumbered", text))
+        elif kind == "change" and not is_cosmetic(old, new):
+            out.append(("delete" if side == "old" else "insert", text))
+        else:
+            out.append(("", text))
+    return out
+
+
+def inline_view(diff: Iterable[tuple[str, str]]) -> list[tuple[DiffMark, str]]:
+    """The diff as one text to read: the new text, with each deletion shown where it was.
+    Pieces (mark, text): ``""`` as it is, ``delete``, ``insert``, ``renumbered`` (the whole
+    ``"408 → 117"``). A deletion comes without the spacing the new text already gives, and
+    changes of spacing or style alone show the new text."""
+    out: list[tuple[DiffMark, str]] = []
+
+    def last() -> str:
+        return out[-1][1][-1:] if out else ""
+
+    for kind, old, new in _segments(diff):
+        if kind == "renumbered":
+            out.append(("renumbered", f"{old}{RENUMBERED_ARROW}{new}"))
+            continue
+        if kind == "equal" or is_cosmetic(old, new):
+            if new:
+                out.append(("", new))
+            continue
+        core = old.strip()
+        if core:
+            lead = old[: len(old) - len(old.lstrip())]
+            trail = old[len(old.rstrip()) :]
+            if (
+                last()
+                and not last().isspace()
+                and (lead or (last().isalnum() and core[0].isalnum()))
+            ):
+                out.append(("", lead or " "))
+            out.append(("delete", core))
+            if trail and not new[:1].isspace():
+                out.append(("", trail))
+        if new:
+            out.append(("insert", new))
+    return out
+
+
+def summary(
+    a: Rule, b: Rule, data: CuratedData | None = None, *, backwards: bool | None = None
+) -> str | None:
+    """A one-line French summary of the change from `a` to `b` when it is a known one.
+
+    `backwards`: `a` is the newer text (a comparison that goes back in time): the known
+    changes are read the other way (2024's « le contrôleur en choisit un » against the old
+    « tous »). None when the order of the two editions is not known: forwards first, then
+    backwards."""
+    first, second = compared_text(a), compared_text(b)
+    if first == second:
         return None
-    found = [c.summary for c in (data or load_curated()).changes if c.applies(old, new)]
+    changes = (data or load_curated()).changes
+    found: list[str] = []
+    if not backwards:
+        found = [c.summary for c in changes if c.applies(first, second)]
+    if not found and backwards is not False:
+        found = [c.reverse for c in changes if c.reverse and c.applies(second, first)]
     return " ".join(found) if found else None
 
 
@@ -1223,7 +1441,7 @@ def compare(
         raise NoCounterpart(
             f"La règle {num} de l'édition {from_edition} n'a pas d'équivalent précis dans "
             f"l'édition {to_edition} : la concordance indique {link.to_rule}{about}"
-            + (", absente du corpus." if new is None else ", sans plus de précision."),
+            + (", absente du corpus." if not link.present else ", sans plus de précision."),
             link,
         )
     if bool(old.text.strip()) != bool(new.text.strip()):
@@ -1236,7 +1454,9 @@ def compare(
         )
     languages = (_lang(old, src), _lang(new, tgt))
     diff = tuple(diff_rules(old, new, conc))
-    return Comparison(old, new, link, diff, summary(old, new, conc.data), languages)
+    backwards = None if src.order == tgt.order else src.order > tgt.order
+    said = summary(old, new, conc.data, backwards=backwards)
+    return Comparison(old, new, link, diff, said, languages)
 
 
 # --- for `judge rule` ------------------------------------------------------------------------

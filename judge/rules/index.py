@@ -29,6 +29,7 @@ from judge.rules.numbers import (
     uses_skipped_letter,
 )
 
+
 def _corpus_dir() -> Path:
     """The shipped corpus: beside the package in a checkout, else where the wheel put it."""
     checkout = Path(__file__).resolve().parents[2] / "corpus"

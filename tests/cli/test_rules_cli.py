@@ -135,3 +135,12 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         main(["--version"])
     assert info.value.code == 0
     assert capsys.readouterr().out.startswith("judge ")
+
+
+def test_counterpart_absent_from_its_edition_says_so(capsys: pytest.CaptureFixture[str]) -> None:
+    _, out, _ = run(capsys, "rule", "704.8", "--edition", "fr-2024")
+    line = next(x for x in out.splitlines() if x.strip().startswith("fr-2011"))
+    assert "absente du corpus" in line
+    _, out, _ = run(capsys, "rule", "420.5e", "--edition", "fr-pre2009")
+    line = next(x for x in out.splitlines() if x.strip().startswith("fr-2024 704.5j"))
+    assert "absente" not in line

@@ -6,8 +6,10 @@ when ../shared/corpus-en is absent)."""
 
 from __future__ import annotations
 
+import html
 import json
 import re
+import shutil
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,24 +20,31 @@ from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
 from judge.cli import main
+from judge.cli.compare import format_comparison, render_diff
+from judge.rules import store
 from judge.rules.concordance import (
-    CHANGE_OPS,
     METHODS,
+    Comparison,
     Concordance,
+    Link,
     NoCounterpart,
     RuleMissing,
     compare,
     counterparts_for,
     diff_rules,
+    inline_view,
+    is_cosmetic,
     is_empty_diff,
     load_curated,
     normalize_title,
     reference_counterpart,
+    renumbered_sides,
+    side_view,
     summary,
     tokenize,
 )
 from judge.rules.edition import EditionMeta, build_edition
-from judge.rules.index import RuleIndex
+from judge.rules.index import RuleIndex, load_index
 from judge.rules.model import Paragraph, ParsedDocument, RawRule, Rule, Source, SourceFile
 from judge.rules.numbers import kind_of
 
@@ -321,6 +330,134 @@ def test_composed_and_approximate_links(index: RuleIndex) -> None:
     assert coarse is not None and coarse.approximate and coarse.to_rule == "117"
 
 
+def test_links_say_when_their_target_is_absent(index: RuleIndex) -> None:
+    # 2011's corpus has 118 only: 2024's 704.8 and 704.5g land on numbers deduced from the
+    # move of 704 (the same number), which 2011's corpus does not hold.
+    for number in ("704.8", "704.5g"):
+        rule = index.get(number, "fr-2024")
+        assert rule is not None
+        by_edition = {x.to_edition: x for x in counterparts_for(index, rule)}
+        shifted = by_edition["fr-2011"]
+        assert (shifted.to_rule, shifted.approximate, shifted.present) == (number, True, False)
+        assert shifted.to_dict()["present"] is False
+        assert shifted.to_rule not in index.edition("fr-2011").rules
+    # a section known only by its title, whose rules are in the corpus, is present
+    rule = index.get("704.8", "fr-2024")
+    assert rule is not None
+    section = {x.to_edition: x for x in counterparts_for(index, rule)}["fr-pre2009"]
+    assert (section.to_rule, section.approximate, section.present) == ("420", True, True)
+    assert index.edition("fr-pre2009").rules["420"].title_only
+    # 2024's 119 « Points de vie » is a title of the table of contents, nothing more
+    conc = Concordance.for_index(index)
+    life = conc.counterpart("fr-2011", "118", "fr-2024")
+    assert life is not None and (life.to_rule, life.approximate, life.present) == (
+        "119",
+        False,
+        False,
+    )
+    # every exact link of a rule with a text lands on a rule with a text
+    for number in ("704.5g", "704.5j", "704.3"):
+        for link in conc.links("fr-2024", number, approximate=False):
+            assert link.present, link
+
+
+def test_present_on_every_link(index: RuleIndex) -> None:
+    conc = Concordance.build(index)
+    for a in index.editions:
+        for number in a.rules:
+            for link in conc.links(a.id, number):
+                rules = index.edition(link.to_edition).rules
+                todo, texts = [link.to_rule], []
+                while todo:  # the target and everything under it
+                    rule = rules.get(todo.pop())
+                    if rule is not None:
+                        todo += rule.children
+                        texts += [rule.text] if rule.text.strip() and not rule.title_only else []
+                assert link.present == bool(texts), link
+
+
+def test_absent_target_with_the_english_editions(en_index: RuleIndex) -> None:
+    rule = en_index.get("420.5e", "fr-pre2009")
+    assert rule is not None
+    by_edition = {x.to_edition: x for x in counterparts_for(en_index, rule)}
+    assert (by_edition["fr-2011"].to_rule, by_edition["fr-2011"].present) == ("704.5k", False)
+    assert (by_edition[EN_2011].to_rule, by_edition[EN_2011].present) == ("704.5k", True)
+    assert by_edition["fr-2024"].present and by_edition[EN_2008].present
+
+
+# --- two French editions of one numbering ------------------------------------------------------
+
+PAGE_DATE = "2024-04-12"
+PAGE_ID = f"fr-{PAGE_DATE}"
+
+
+def _page_of_704(index: RuleIndex, path: Path) -> None:
+    """A saved web page of 704 as a French site quotes it, without headings nor contents:
+    704.5a and 704.5g word for word, 704.3 cut short, 704.5b reworded."""
+    ed = index.edition("fr-2024")
+    texts = {n: ed.rules[n].paragraphs[0].text for n in ("704.3", "704.5a", "704.5g")}
+    texts["704.3"] = texts["704.3"].split(", puis")[0] + "."
+    texts["704.5b"] = (
+        "Si un joueur a tenté de piocher dans une bibliothèque vide depuis la dernière "
+        "vérification des actions basées sur un état, il perd la partie."
+    )
+    body = "\n".join(f"<p>{n} {html.escape(t)}</p>" for n, t in sorted(texts.items()))
+    path.write_text(
+        '<!DOCTYPE html><html lang="fr"><head><meta charset="utf-8"><title>Règles</title>'
+        "</head><body><main>\n<p>Ces règles sont en vigueur au 12 avril 2024.</p>\n"
+        f"{body}\n</main></body></html>",
+        encoding="utf-8",
+    )
+
+
+@pytest.fixture(params=["livrées", "avec les éditions anglaises"])
+def page_index(request: pytest.FixtureRequest, index: RuleIndex, tmp_path: Path) -> RuleIndex:
+    """The shipped corpus (and the English editions) plus the page of 704, ingested."""
+    home = tmp_path / "home"
+    if request.param != "livrées":
+        en_home: Path = request.getfixturevalue("en_home")
+        shutil.copytree(store.editions_dir(en_home), store.editions_dir(home))
+    page = tmp_path / "regles-704.html"
+    _page_of_704(index, page)
+    assert store.ingest(page, home=home).edition.id == PAGE_ID
+    return load_index(home=home)
+
+
+def test_same_language_same_numbering_links_rule_to_rule(page_index: RuleIndex) -> None:
+    conc = Concordance.for_index(page_index)
+    assert page_index.edition(PAGE_ID).numbering == "modern"
+    for number in ("704.3", "704.5a", "704.5b", "704.5g"):
+        for a, b in ((PAGE_ID, "fr-2024"), ("fr-2024", PAGE_ID)):
+            link = conc.counterpart(a, number, b)
+            assert link is not None, (a, number, b)
+            assert (link.to_rule, link.method, link.via) == (number, "same_number", ()), link
+            assert not link.approximate and link.present, link
+    for number in ("704.5a", "704.5g"):  # word for word
+        link = conc.counterpart(PAGE_ID, number, "fr-2024")
+        assert link is not None and link.confidence == 1.0, link
+    cut = conc.counterpart(PAGE_ID, "704.3", "fr-2024")
+    assert cut is not None and 0.7 <= cut.confidence < 1.0
+    comparison = compare(page_index, "704.3", PAGE_ID, "fr-2024")
+    assert comparison.new.number == "704.3" and comparison.changed
+    assert compare(page_index, "704.5g", PAGE_ID, "fr-2024").changed is False
+
+
+def test_no_translation_between_two_french_editions(page_index: RuleIndex) -> None:
+    conc = Concordance.for_index(page_index)
+    french = [e.id for e in page_index.editions if e.language == "fr"]
+    english = [e.id for e in page_index.editions if e.language == "en"]
+    for number in page_index.edition(PAGE_ID).rules:
+        for link in conc.links(PAGE_ID, number):
+            if link.to_edition in french:
+                assert link.method != "translation", link
+    if english:  # the French text of 2011 is reached through the English one, number for number
+        chain = conc.counterpart(PAGE_ID, "704.5g", "fr-2011")
+        assert chain is not None and chain.via == (EN_2011,) and chain.method == "same_number"
+        assert chain.approximate and not chain.present
+        across = conc.counterpart(PAGE_ID, "704.5g", EN_2011)
+        assert across is not None and across.method == "translation"
+
+
 # --- with the English editions -----------------------------------------------------------------
 
 
@@ -385,6 +522,20 @@ def test_2008_to_2011_across_the_renumbering(en_index: RuleIndex) -> None:
     assert comparison.summary is not None and "pile" in comparison.summary
 
 
+def test_the_benchmark_reads_its_precision_as_a_lower_bound(
+    en_index: RuleIndex, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.bench.bench_concordance import evaluate
+
+    evaluate(en_index, Concordance.for_index(en_index), None)
+    out = capsys.readouterr().out
+    assert "(borne inférieure)" in out
+    found = re.search(r"écarts avec la référence, (\d+) sur (\d+)", out)
+    assert found is not None and found.group(1) == found.group(2)  # every one is listed
+    listed = re.findall(r"^    \S+ → \S+ \(text, \d+ ; référence : ", out, re.M)
+    assert len(listed) == int(found.group(2)) > 0
+
+
 # --- diff -------------------------------------------------------------------------------------
 
 
@@ -422,50 +573,147 @@ def test_diff_of_identical_rules_is_empty(index: RuleIndex) -> None:
     assert summary(rule, rule) is None
 
 
+def _sides(diff: list[tuple[str, str]] | tuple[tuple[str, str], ...]) -> tuple[str, str]:
+    """The old and the new text rebuilt from the operations, as the JSON contract says:
+    equal + delete + old side of renumbered, equal + insert + new side of renumbered."""
+    old = new = ""
+    for op, text in diff:
+        if op == "renumbered":
+            before, after = renumbered_sides(text)
+            old, new = old + before, new + after
+        elif op == "equal":
+            old, new = old + text, new + text
+        elif op == "delete":
+            old += text
+        else:
+            assert op == "insert", op
+            new += text
+    return old, new
+
+
 def test_diff_marks_words_and_ignores_apostrophe_style() -> None:
     a = _rule("Si un joueur a 0 point de vie, il perd la partie. L'équipe gagne.")
     b = _rule("Si un joueur a 0 point de vie ou moins, il perd la partie. L’équipe gagne.")
     diff = diff_rules(a, b)
-    assert [d for d in diff if d[0] in CHANGE_OPS] == [("insert", "ou moins")]
-    assert "".join(t for op, t in diff if op != "delete") == b.text
+    assert _sides(diff) == (a.text, b.text)
+    # what a reader sees marked: the two inserted words, nothing on the old side
+    assert [(m, t.strip()) for m, t in side_view(diff, "new") if m] == [("insert", "ou moins")]
+    assert [m for m, _ in side_view(diff, "old") if m] == []
+    assert not is_empty_diff(diff)
+    assert render_diff(diff) == (
+        "Si un joueur a 0 point de vie {+ou moins+}, il perd la partie. L’équipe gagne."
+    )
+    assert is_cosmetic("L'équipe  « gagne »", 'L’équipe\n"gagne"')
+    assert not is_cosmetic("vie ,", "vie ou moins,")
+    assert not is_cosmetic("ou moins perd", "ou moinsperd")
+
+
+def test_each_side_keeps_its_own_spacing(index: RuleIndex) -> None:
+    # 420.5a « ou moins perd » / 704.5a « ou moins, il perd »: the old side once read
+    # « moinsperd », its words spaced as the new text spaces them.
+    comparison = compare(index, "420.5a", "fr-pre2009", "fr-2024")
+    old, new = comparison.old.text, comparison.new.text
+    assert "ou moins perd" in old and "ou moins, il perd" in new
+    assert _sides(comparison.diff) == (old, new)
+    assert "".join(t for _, t in side_view(comparison.diff, "old")) == old
+    assert "".join(t for _, t in side_view(comparison.diff, "new")) == new
+    assert "ou moins{+, il+} perd" in render_diff(comparison.diff)
+    # quotation marks: the old text's "…" stay on the old side, « … » on the new one
+    comparison = compare(index, "420.3", "fr-pre2009", "fr-2024")
+    assert _sides(comparison.diff) == (comparison.old.text, comparison.new.text)
+    old_side = "".join(t for _, t in side_view(comparison.diff, "old"))
+    assert '"Chronologie des sorts et des capacités"' in old_side and "«" not in old_side
+
+
+_WORDS = [
+    "le",
+    "joueur",
+    "l'",
+    "L’",
+    "équipe",
+    "qu'",
+    "qu’",
+    "il",
+    "perd",
+    "moins",
+    ",",
+    ".",
+    "«",
+    "»",
+    '"',
+    "(",
+    ")",
+    "20",
+    "704.5j",
+    "règle 408",
+    "règle 117",
+    "règle 314",
+    "règle 514",
+]
+_SPACES = ["", " ", "  ", "\n", "\u00a0", " \n "]
+
+
+def _text(pieces: list[tuple[str, str]], lead: str) -> str:
+    return lead + "".join(word + space for word, space in pieces)
+
+
+_pieces = st.lists(st.tuples(st.sampled_from(_WORDS), st.sampled_from(_SPACES)), max_size=25)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_pieces, _pieces, st.sampled_from(_SPACES), st.sampled_from(_SPACES))
+def test_diff_rebuilds_both_texts_exactly(
+    index: RuleIndex,
+    pieces_a: list[tuple[str, str]],
+    pieces_b: list[tuple[str, str]],
+    lead_a: str,
+    lead_b: str,
+) -> None:
+    # An old text of fr-pre2009 against a text of fr-2024: its « règle 408 » is 2024's 117
+    # (a renumbered operation when the new text says « règle 117 » there).
+    text_a, text_b = _text(pieces_a, lead_a), _text(pieces_b, lead_b)
+    a, b = _rule(text_a, "fr-pre2009"), _rule(text_b, "fr-2024")
+    diff = diff_rules(a, b, Concordance.for_index(index))
+    # (a text of blanks only is compared as an empty text)
+    text_a, text_b = (t if t.strip() else "" for t in (text_a, text_b))
+    assert _sides(diff) == (text_a, text_b)
+    assert all(text for _, text in diff)
+    for side, text in (("old", text_a), ("new", text_b)):
+        assert "".join(t for _, t in side_view(diff, side)) == text  # type: ignore[arg-type]
+    # the inline view reads as the new text, with the deletions and the old numbers added
+    inline = "".join(
+        renumbered_sides(t)[1] if m == "renumbered" else t
+        for m, t in inline_view(diff)
+        if m != "delete"
+    )
+    assert re.sub(r"\s", "", inline) == re.sub(r"\s", "", text_b)
+
+
+_STYLE = {"l'": "l’", "qu'": "qu’", '"': "«", "«": '"', "»": '"'}
 
 
 @settings(max_examples=150, deadline=None)
 @given(
     st.lists(
-        st.sampled_from(
-            [
-                "le",
-                "joueur",
-                "l'",
-                "aura",
-                ",",
-                ".",
-                "«",
-                "»",
-                "qu'",
-                "il",
-                "perd",
-                "20",
-                "règle",
-                "704.5j",
-            ]
+        st.tuples(
+            st.sampled_from(_WORDS),
+            st.sampled_from(_SPACES[1:]),
+            st.sampled_from(_SPACES[1:]),
+            st.booleans(),
         ),
         max_size=25,
-    ),
-    st.lists(
-        st.sampled_from(
-            ["la", "créature", "d'", "une", ";", "(", ")", "il", "perd", "20", "règle", "117"]
-        ),
-        max_size=25,
-    ),
+    )
 )
-def test_diff_rebuilds_both_texts(words_a: list[str], words_b: list[str]) -> None:
-    text_a, text_b = " ".join(words_a), " ".join(words_b)
+def test_spacing_and_quotation_styles_alone_are_no_change(
+    pieces: list[tuple[str, str, str, bool]],
+) -> None:
+    text_a = "".join(w + sa for w, sa, _, _ in pieces)
+    text_b = "".join((_STYLE.get(w, w) if restyle else w) + sb for w, _, sb, restyle in pieces)
     diff = diff_rules(_rule(text_a), _rule(text_b))
-    assert "".join(t for op, t in diff if op in ("equal", "insert")) == text_b
-    old = "".join(t for op, t in diff if op in ("equal", "delete"))
-    assert old.split() == text_a.split() or re.sub(r"\s", "", old) == re.sub(r"\s", "", text_a)
+    assert _sides(diff) == (text_a, text_b)
+    assert is_empty_diff(diff)
+    assert [m for side in ("old", "new") for m, _ in side_view(diff, side) if m] == []  # type: ignore[arg-type]
+    assert not is_empty_diff(diff_rules(_rule(text_a), _rule(text_b + " perd")))
 
 
 def test_renumbered_reference_is_not_a_text_change(index: RuleIndex) -> None:
@@ -495,6 +743,30 @@ def test_summaries_of_known_changes(index: RuleIndex) -> None:
     # an old text against itself: nothing changed, nothing to say
     old = index.get("420.5e", "fr-pre2009")
     assert old is not None and summary(old, old) is None
+
+
+def test_summaries_read_backwards(index: RuleIndex, capsys: pytest.CaptureFixture[str]) -> None:
+    # From 2024 back to the old text: the legend rule's change, read the other way.
+    legend = compare(index, "704.5j", "fr-2024", "fr-pre2009")
+    assert legend.new.number == "420.5e"
+    assert legend.summary is not None and "\n" not in legend.summary
+    assert "« le contrôleur en choisit un » → « tous »" in legend.summary
+    sba = compare(index, "704.3", "fr-2024", "fr-pre2009").summary
+    assert sba is not None and "s'appelaient « effets basés sur un état »" in sba
+    # the direction is the editions' order: forwards, the backward reading is never given
+    new, old = legend.old, legend.new
+    assert summary(new, old, backwards=False) is None
+    assert summary(old, new, backwards=True) is None
+    assert summary(old, new) == compare(index, "420.5e", "fr-pre2009", "fr-2024").summary
+    assert main(["compare", "704.5j", "--from", "fr-2024", "--to", "fr-pre2009"]) == 0
+    out = capsys.readouterr().out
+    assert "Résumé : Règle des légendes, en remontant le temps" in out
+    assert "aucun changement répertorié" not in out
+
+
+def test_every_known_change_reads_both_ways() -> None:
+    for change in load_curated().changes:
+        assert change.summary.strip() and change.reverse.strip(), change.id
 
 
 # --- compare and its errors ----------------------------------------------------------------
@@ -531,6 +803,16 @@ def test_cli_compare_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert "fr-2024 704.5j" in out and "deux langues (fr / en)" in out
     assert "[-ils sont tous mis dans les cimetières de leurs propriétaires-]" in out
     assert "Résumé : Règle des légendes" in out
+
+
+def test_cli_compare_says_when_only_spacing_or_quotes_differ() -> None:
+    a = _rule('Il perd la partie ("règle des légendes").', "fr-pre2009")
+    b = _rule("Il  perd la partie (« règle des légendes »).", "fr-2024")
+    diff = tuple(diff_rules(a, b))
+    link = Link("fr-pre2009", "100.1", "fr-2024", "100.1", "same_number", 1.0, False)
+    text = format_comparison(Comparison(a, b, link, diff, None))
+    assert "Différences : aucune dans les mots (espacement, apostrophes ou guillemets" in text
+    assert _sides(diff) == (a.text, b.text)
 
 
 def test_cli_compare_json_renumbered(capsys: pytest.CaptureFixture[str]) -> None:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from streamlit.testing.v1 import AppTest
 
+from judge.rules.index import load_index
 from tests.ui.conftest import follow, heading, link_to, no_exception, open_page, shown
 from ui import links
 from ui.render import plain
@@ -59,3 +62,57 @@ def test_rule_page_shows_other_editions_with_diff_toggle(app: AppTest) -> None:
     assert "Comparer deux éditions" in shown(app)
     follow(app, link_to(app, regle="420.5e", edition="fr-pre2009"))
     assert "420.5e" in heading(app)
+
+
+def _unmarked(markdown: str) -> str:
+    """What a side of the diff reads once its highlights are taken off."""
+    bare = re.sub(r":(?:red|green|blue)-background\[(?:~~)?|(?:~~)?(?<!\\)\]", "", markdown)
+    return plain(bare)
+
+
+def test_both_sides_keep_their_own_spacing(app: AppTest) -> None:
+    # 420.5a « ou moins perd » against 704.5a « ou moins, il perd »: the old side once read
+    # « ou moinsperd », its words glued by the new text's spacing.
+    open_page(app, links.COMPARER, regle="420.5a", de="fr-pre2009", vers="fr-2024")
+    no_exception(app)
+    bodies = [_unmarked(m.value) for m in app.markdown]
+    assert "Un joueur avec 0 points de vie ou moins perd la partie." in bodies
+    assert "Si un joueur a 0 point de vie ou moins, il perd la partie." in bodies
+    assert not any("moinsperd" in b for b in bodies)
+    # quotation marks too: the old text keeps its "…", the new one its « … »
+    open_page(app, links.COMPARER, regle="420.3", de="fr-pre2009", vers="fr-2024")
+    no_exception(app)
+    index = load_index()
+    old, new = index.get("420.3", "fr-pre2009"), index.get("704.3", "fr-2024")
+    assert old is not None and new is not None
+    bodies = [_unmarked(m.value) for m in app.markdown]
+    assert old.text in bodies and new.text in bodies
+
+
+def test_rule_page_says_when_a_counterpart_is_absent(app: AppTest) -> None:
+    # 2024's 704.8 in 2011: a number deduced from the move of 704, absent from the corpus.
+    app.query_params.update({"regle": "704.8", "edition": "fr-2024"})
+    app.run()
+    no_exception(app)
+    labels = [plain(e.label) for e in app.expander]
+    assert any(label.startswith("fr-2011 — ") for label in labels), labels
+    captions = [plain(c.value) for c in app.caption]
+    assert any(
+        "approchée" in c
+        and "704.8 (« Actions basées sur un état ») absente du corpus de fr-2011" in c
+        for c in captions
+    ), captions
+    # the old text's section 420 is only approximate, but in the corpus
+    assert any("correspondance approchée" in c and "absente" not in c for c in captions)
+
+
+def test_rule_page_diffs_no_approximate_counterpart(app: AppTest) -> None:
+    # 2024's 704.5h (deathtouch) is new: the old text only has the list it belongs to, 420.5.
+    app.query_params.update({"regle": "704.5h", "edition": "fr-2024"})
+    app.run()
+    assert any("numérotée 420.5" in plain(e.label) for e in app.expander)
+    assert "Les effets basés sur un état sont les suivants" in shown(app)
+    app.toggle(key="diff-fr-2024-704.5h").set_value(True).run()
+    no_exception(app)
+    assert "Correspondance approchée : pas de différences mot à mot" in shown(app)
+    assert not any("~~" in m.value for m in app.markdown)

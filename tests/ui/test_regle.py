@@ -117,3 +117,16 @@ def test_page_without_rule_lists_sections(app: AppTest) -> None:
     open_page(app, links.REGLE)
     no_exception(app)
     link_to(app, regle="704", edition="fr-2024")
+
+
+def test_counterpart_absent_from_the_corpus_says_so(app: AppTest) -> None:
+    app.query_params.update({"regle": "704.8", "edition": "fr-2024"})
+    app.run()
+    no_exception(app)
+    labels = [plain(e.label) for e in app.expander]
+    absent = [label for label in labels if label.startswith("fr-2011")]
+    assert absent and "absente du corpus" in absent[0]
+    # No link to open a rule the 2011 corpus does not have.
+    assert not [
+        b for b in app.get("page_link") if "regle=704.8&edition=fr-2011" in str(b.proto)
+    ]

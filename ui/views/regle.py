@@ -199,8 +199,13 @@ def _other_editions(index: RuleIndex, rule: Rule) -> None:
     for other, how in found:
         ed = index.edition(other.edition)
         moved = f" — numérotée {other.number}" if other.number != rule.number else ""
-        with st.expander(md(f"{ed.id} — {ed.label}{moved}"), expanded=diff):
+        # A stand-in for a number the concordance deduced but the corpus lacks.
+        absent = other.number not in ed.rules
+        state = " (absente du corpus)" if absent else ""
+        with st.expander(md(f"{ed.id} — {ed.label}{moved}{state}"), expanded=diff):
             st.caption(md(f"Correspondance : {how}"))
+            if absent:
+                continue
             if other.title_only or not other.text.strip():
                 st.caption("Titre seul : texte absent du corpus.")
             elif diff:
