@@ -127,6 +127,4 @@ def test_counterpart_absent_from_the_corpus_says_so(app: AppTest) -> None:
     absent = [label for label in labels if label.startswith("fr-2011")]
     assert absent and "absente du corpus" in absent[0]
     # No link to open a rule the 2011 corpus does not have.
-    assert not [
-        b for b in app.get("page_link") if "regle=704.8&edition=fr-2011" in str(b.proto)
-    ]
+    assert not [b for b in app.get("page_link") if "regle=704.8&edition=fr-2011" in str(b.proto)]
