@@ -36,6 +36,7 @@ from judge.rules.layouts.official import (
     CONTENTS_RE,
     EXAMPLE_RE,
     RuleBuilder,
+    empty_rule_issues,
     find_effective_date,
     majority_language,
     sequence_issues,
@@ -45,7 +46,6 @@ from judge.rules.model import (
     Paragraph,
     ParagraphKind,
     ParsedDocument,
-    ParseIssue,
     RawRule,
     Source,
 )
@@ -662,16 +662,6 @@ def parse(text: str, file: str) -> ParsedDocument:
         GlossaryEntry(edition="", term=term, paragraphs=tuple(paras), source=Source(file, line))
         for term, line, paras in page.glossary
     ]
-    doc.issues = b.issues + sequence_issues(b.rules, file)
-    for rule in b.rules:
-        if numbers.kind_of(rule.number) in ("rule", "subrule") and not rule.paragraphs:
-            doc.issues.append(
-                ParseIssue(
-                    kind="empty_rule",
-                    message=f"la règle {rule.number} n'a pas de texte",
-                    number=rule.number,
-                    source=rule.source,
-                )
-            )
+    doc.issues = b.issues + sequence_issues(b.rules, file) + empty_rule_issues(b.rules)
     doc.language = majority_language(b.all_paragraphs, b.default)
     return doc

@@ -193,6 +193,20 @@ def sequence_issues(rules: list[RawRule], file: str) -> list[ParseIssue]:
     return issues
 
 
+def empty_rule_issues(rules: list[RawRule]) -> list[ParseIssue]:
+    """`empty_rule` issues for numbered rules without text (a cut or damaged document)."""
+    return [
+        ParseIssue(
+            kind="empty_rule",
+            message=f"la règle {rule.number} n'a pas de texte",
+            number=rule.number,
+            source=rule.source,
+        )
+        for rule in rules
+        if numbers.kind_of(rule.number) in ("rule", "subrule") and not rule.paragraphs
+    ]
+
+
 class RuleBuilder:
     """Accumulates rules in document order, with duplicate numbers renumbered when the
     sequence makes the intended number obvious."""
@@ -357,17 +371,7 @@ def parse(text: str, file: str) -> ParsedDocument:
     if glossary_at is not None:
         doc.glossary = _parse_glossary(lines, glossary_at + 1, glossary_end, b)
 
-    doc.issues = b.issues + sequence_issues(b.rules, file)
-    for rule in b.rules:
-        if numbers.kind_of(rule.number) in ("rule", "subrule") and not rule.paragraphs:
-            doc.issues.append(
-                ParseIssue(
-                    kind="empty_rule",
-                    message=f"la règle {rule.number} n'a pas de texte",
-                    number=rule.number,
-                    source=rule.source,
-                )
-            )
+    doc.issues = b.issues + sequence_issues(b.rules, file) + empty_rule_issues(b.rules)
     doc.language = majority_language(b.all_paragraphs, default)
     return doc
 
