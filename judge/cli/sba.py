@@ -7,6 +7,7 @@ import argparse
 import json
 import sys
 from dataclasses import replace
+from pathlib import Path
 
 from judge.engine.board import RULESETS, BoardError, Ruleset, load_board_file
 from judge.engine.explain import (
@@ -60,7 +61,10 @@ def run(args: argparse.Namespace) -> int:
         ruleset: Ruleset = ruleset_arg or loaded.board.ruleset
         res = resolve(loaded.board, ruleset)
     except BoardError as exc:
-        print(f"Erreur dans le plateau {args.board} : {exc.message}", file=sys.stderr)
+        # Messages about the file itself start with its name.
+        named = exc.message.startswith(f"{Path(args.board)} : ")
+        where = "" if named else f" dans le plateau {args.board}"
+        print(f"Erreur{where} : {exc.message}", file=sys.stderr)
         return 2
     rule_text, problem = _rule_text(ruleset)
     warnings = (*loaded.warnings, *res.warnings, *([problem] if problem else []))

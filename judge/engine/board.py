@@ -9,11 +9,15 @@ a new object (`dataclasses.replace`)."""
 
 from __future__ import annotations
 
+import errno
+import gc
 import json
 import re
 import shlex
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, Literal, TypeAlias, get_args
@@ -71,6 +75,14 @@ CHOICE_FIELDS: dict[str, tuple[str, ...]] = {
     "704.5x": ("battle", "protector"),
     "704.6d": ("commander", "to_command_zone"),
 }
+
+
+def choice_key(rule: str, subject: str) -> str:
+    """Identifies a stated choice: its rule and the object it is about (the first field of
+    CHOICE_FIELDS). Findings that apply it carry the same key (`Finding.choice`)."""
+    return f"{rule} {subject}"
+
+
 TOP_LEVEL_FIELDS = frozenset(
     {
         "ruleset",
@@ -87,6 +99,13 @@ TOP_LEVEL_FIELDS = frozenset(
     }
 )
 _PT_COUNTER = re.compile(r"^([+-]\d+)/([+-]\d+)$")
+# Integers are bounded: a board never needs more, and Python refuses to convert integers of
+# more than 4,300 digits to and from text.
+MAX_INT_DIGITS = 18
+MAX_INT = 10**MAX_INT_DIGITS - 1
+# A board needs about six levels of nesting (`expected` included); more is refused before
+# anything recursive (the JSON encoder of the output) meets it.
+MAX_DEPTH = 32
 
 
 class BoardError(JudgeError):
@@ -96,6 +115,30 @@ class BoardError(JudgeError):
         super().__init__(message)
         self.field = field
         self.obj = obj
+
+
+class TooLongInteger(int):
+    """Stands for an integer written with too many digits to be converted (the decoders
+    return it instead of failing, so that the validation names the field and the object).
+    Its value is beyond MAX_INT, so every bound check refuses it."""
+
+    digits: int
+
+    def __new__(cls, text: str) -> TooLongInteger:
+        negative = text.startswith("-")
+        self = super().__new__(cls, -(MAX_INT + 1) if negative else MAX_INT + 1)
+        self.digits = len(text.lstrip("+-"))
+        return self
+
+
+_INTEGER_TEXT = re.compile(r"[+-]?[0-9]+")
+
+
+def parse_integer(text: str) -> int:
+    """An integer written in decimal (ASCII digits), or TooLongInteger past 40 digits."""
+    if len(text) > 40:
+        return TooLongInteger(text)
+    return int(text)
 
 
 # --- the state ---------------------------------------------------------------
@@ -260,6 +303,7 @@ class Finding:
     also: tuple[str, ...] = ()
     counters: Mapping[str, int] | None = None  # remove_counters: how many of each kind
     value: str | None = None  # choose_protector / choose_sector: the chosen value
+    choice: str | None = None  # the stated choice this finding applies (`choice_key`)
 
 
 @dataclass(frozen=True, slots=True)
@@ -356,6 +400,11 @@ class Snapshot:
     def variant(self) -> Variant:
         return self.board.variant
 
+    @cached_property
+    def others(self) -> dict[str, OtherObject]:
+        """Objects outside the battlefield by id (built when first asked for)."""
+        return {o.id: o for o in self.board.other_zones}
+
     def in_game(self, player: str) -> bool:
         p = self.players.get(player)
         return p is not None and not p.lost
@@ -378,25 +427,57 @@ class Snapshot:
             return f"{p.name} ({object_id})"
         return object_id
 
+    def to_what(self, target: str) -> str:
+        """`à Ours (ours)`, `au joueur Bob`: what something is attached to, with `à`."""
+        if target in self.players and target not in self.permanents:
+            return f"au joueur {target}"
+        return f"à {self.label(target)}"
+
 
 # --- loading --------------------------------------------------------------------
+
+
+@contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """The loader and the engine create no reference cycles (frozen dataclasses, tuples,
+    dicts and lists of them), so reference counting frees everything; pausing the cyclic
+    collector keeps the time linear on large boards (its full collections scan the whole
+    heap). Restored afterwards."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 _FROZEN: dict[tuple[str, ...], frozenset[str]] = {}
 _EMPTY_COUNTS: Mapping[str, int] = MappingProxyType({})
 
 
-def _frozen(words: Iterable[str]) -> frozenset[str]:
-    """One shared frozenset per distinct set of words (boards repeat the same few sets)."""
-    key = tuple(sorted(set(words)))
-    found = _FROZEN.get(key)
+_EMPTY_WORDS: frozenset[str] = frozenset()
+
+
+def _frozen(words: tuple[str, ...]) -> frozenset[str]:
+    """One shared frozenset per distinct list of words (boards repeat the same few lists)."""
+    if not words:
+        return _EMPTY_WORDS
+    found = _FROZEN.get(words)
     if found is None:
-        found = _FROZEN.setdefault(key, frozenset(key)) if len(_FROZEN) < 4096 else frozenset(key)
+        found = frozenset(words)
+        if len(_FROZEN) < 4096:
+            _FROZEN[words] = found
     return found
 
 
 def _json_repr(value: object) -> str:
-    text = json.dumps(value, ensure_ascii=False)
+    if isinstance(value, TooLongInteger):
+        return f"{value.digits} chiffres"
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError, RecursionError):
+        text = "…"
     return text if len(text) <= 60 else text[:57] + "…"
 
 
@@ -405,6 +486,8 @@ def _type_name(value: object) -> str:
         return "null"
     if isinstance(value, bool):
         return "un booléen"
+    if isinstance(value, TooLongInteger):
+        return "un entier trop long"
     if isinstance(value, int):
         return "un entier"
     if isinstance(value, float):
@@ -416,6 +499,20 @@ def _type_name(value: object) -> str:
     if isinstance(value, dict):
         return "un objet"
     return type(value).__name__
+
+
+def wrong_type(expected: str, value: object) -> str:
+    """`une chaîne attendue, reçu un entier (3)`: the participle agrees with `expected`."""
+    agreed = "attendue" if expected.startswith("une ") else "attendu"
+    return f"{expected} {agreed}, reçu {_type_name(value)} ({_json_repr(value)})"
+
+
+def too_large(value: int) -> str:
+    if isinstance(value, TooLongInteger):
+        digits = value.digits
+    else:  # no str(): it fails past 4,300 digits
+        digits = len(str(abs(value))) if abs(value) < 10**100 else value.bit_length() * 3 // 10
+    return f"nombre trop grand ({digits} chiffres ; au plus {MAX_INT_DIGITS})"
 
 
 class _Reader:
@@ -438,9 +535,7 @@ class _Reader:
                 self.warnings.append(f"{self.where} : champ inconnu « {key} » ignoré")
 
     def _wrong(self, name: str, value: object, expected: str) -> BoardError:
-        return self.fail(
-            name, f"{expected} attendu, reçu {_type_name(value)} ({_json_repr(value)})"
-        )
+        return self.fail(name, wrong_type(expected, value))
 
     def string(self, name: str, default: str | None = None, required: bool = False) -> str:
         value = self.data.get(name)
@@ -467,6 +562,8 @@ class _Reader:
             return default
         if isinstance(value, bool) or not isinstance(value, int):
             raise self._wrong(name, value, "un entier")
+        if not -MAX_INT <= value <= MAX_INT:
+            raise self.fail(name, too_large(value))
         if minimum is not None and value < minimum:
             raise self.fail(name, f"valeur négative interdite ({value})")
         return value
@@ -484,15 +581,16 @@ class _Reader:
             raise self._wrong(name, value, "un booléen (true ou false)")
         return value
 
-    def words(self, name: str, lower: bool = True) -> tuple[str, ...]:
-        """A list of strings; a single string is accepted as a list of one."""
+    def words(self, name: str, lower: bool = True, single: bool = False) -> tuple[str, ...]:
+        """A list of strings (with `single`, a lone string is accepted as a list of one)."""
         value = self.data.get(name)
         if value is None:
             return ()
-        if isinstance(value, str):
+        if single and isinstance(value, str):
             value = [value]
         if not isinstance(value, list):
-            raise self._wrong(name, value, "une liste de chaînes")
+            expected = "une chaîne ou une liste de chaînes" if single else "une liste de chaînes"
+            raise self._wrong(name, value, expected)
         out = []
         for i, item in enumerate(value):
             if not isinstance(item, str) or not item.strip():
@@ -510,10 +608,12 @@ class _Reader:
             raise self._wrong(name, value, "un objet {nom : nombre}")
         out: dict[str, int] = {}
         for key, n in value.items():
+            if not str(key).strip():
+                raise self.fail(name, "nom vide")
             if isinstance(n, bool) or not isinstance(n, int):
-                raise self.fail(
-                    name, f"« {key} » : un entier attendu, reçu {_type_name(n)} ({_json_repr(n)})"
-                )
+                raise self.fail(name, f"« {key} » : {wrong_type('un entier', n)}")
+            if n > MAX_INT:
+                raise self.fail(name, f"« {key} » : {too_large(n)}")
             if n < 0:
                 raise self.fail(name, f"« {key} » : nombre négatif interdit ({n})")
             if n or keep_zero:
@@ -635,29 +735,124 @@ OTHER_FIELDS = (
 )
 
 
+_DEFAULT_PERM = Permanent(id="", name="", controller="", owner="")
+
+
+def _perm_words(r: _Reader, name: str) -> frozenset[str]:
+    return _frozen(r.words(name))
+
+
+def _perm_subtypes(r: _Reader, name: str) -> tuple[str, ...]:
+    return tuple(RULE_SUBTYPES.get(s.casefold(), s) for s in r.words(name, lower=False))
+
+
+def _perm_keywords(r: _Reader, name: str) -> frozenset[str]:
+    return _frozen(tuple(KEYWORD_ALIASES.get(k, k) for k in r.words(name)))
+
+
+def _perm_sector(r: _Reader, name: str) -> str | None:
+    sector = r.opt_string(name)
+    if sector is None:
+        return None
+    sector = sector.lower()
+    if sector not in SECTORS:
+        raise r.fail(name, f"« {sector} » inconnu (alpha, beta ou gamma)")
+    return sector
+
+
+# How each field of a permanent is read (a null value gives the default). Only the fields
+# present in the object are read: most permanents have a handful of the thirty.
+_PERMANENT_READERS: dict[str, Callable[[_Reader, str], object]] = {
+    "id": lambda r, n: r.string(n, required=True),
+    "name": lambda r, n: r.opt_string(n),
+    "controller": lambda r, n: r.opt_string(n),
+    "owner": lambda r, n: r.opt_string(n),
+    "types": _perm_words,
+    "supertypes": _perm_words,
+    "subtypes": _perm_subtypes,
+    "power": lambda r, n: r.opt_integer(n),
+    "toughness": lambda r, n: r.opt_integer(n),
+    "damage": lambda r, n: r.integer(n, default=0, minimum=0),
+    "deathtouch_damage": lambda r, n: r.integer(n, default=0, minimum=0),
+    "counters": lambda r, n: r.counts(n),
+    "max_counters": lambda r, n: r.counts(n, keep_zero=True),
+    "indestructible": lambda r, n: r.boolean(n),
+    "regeneration_shields": lambda r, n: r.integer(n, default=0, minimum=0),
+    "token": lambda r, n: r.boolean(n),
+    "attached_to": lambda r, n: r.opt_string(n),
+    "enchant": lambda r, n: _frozen(r.words(n, single=True)),
+    "colors": _perm_words,
+    "protection_from": _perm_words,
+    "keywords": _perm_keywords,
+    "timestamp": lambda r, n: r.opt_integer(n),
+    "final_chapter": lambda r, n: r.opt_integer(n, minimum=0),
+    "trigger_on_stack": lambda r, n: r.boolean(n),
+    "protector": lambda r, n: r.opt_string(n),
+    "commander": lambda r, n: r.boolean(n),
+    "face_down": lambda r, n: r.boolean(n),
+    "tapped": lambda r, n: r.boolean(n),
+    "attacking": lambda r, n: r.opt_string(n),
+    "blocking": lambda r, n: r.boolean(n),
+    "sector": _perm_sector,
+}
+
+
+# Fast paths for the commonest fields when their value is plainly valid (anything else goes
+# through the reader, which gives the error).
+_PERM_BOOLS = frozenset(k for k in PERMANENT_FIELDS if isinstance(getattr(_DEFAULT_PERM, k), bool))
+_PERM_STRINGS = frozenset({"name", "controller", "owner", "attached_to", "protector", "attacking"})
+_PERM_INTS = frozenset({"power", "toughness", "timestamp"})
+_PERM_COUNTS = frozenset({"damage", "deathtouch_damage", "regeneration_shields"})
+
+
 def _read_permanent(item: Mapping[str, Any], where: str, warnings: list[str]) -> Permanent:
     r = _Reader(item, where, warnings)
-    r.unknown(PERMANENT_FIELDS)
     ident = r.string("id", required=True)
-    controller = r.opt_string("controller")
-    owner = r.opt_string("owner")
+    fields: dict[str, Any] = {}
+    readers = _PERMANENT_READERS
+    for key, value in item.items():
+        if key in _PERM_BOOLS:
+            if value is True or value is False:
+                fields[key] = value
+                continue
+        elif key in _PERM_STRINGS:
+            if type(value) is str and value.strip():
+                fields[key] = value
+                continue
+        elif key in _PERM_INTS:
+            if type(value) is int and -MAX_INT <= value <= MAX_INT:
+                fields[key] = value
+                continue
+        elif key in _PERM_COUNTS and type(value) is int and 0 <= value <= MAX_INT:
+            fields[key] = value
+            continue
+        reader = readers.get(key)
+        if reader is None:
+            warnings.append(f"{where} : champ inconnu « {key} » ignoré")
+        elif key != "id":
+            fields[key] = reader(r, key)
+    fields["id"] = ident
+    controller = fields.get("controller")
+    owner = fields.get("owner")
     if controller is None and owner is None:
         raise r.fail("controller", "il faut au moins « controller » ou « owner »")
-    types = _frozen(r.words("types"))
+    fields["controller"] = controller or owner
+    fields["owner"] = owner or controller
+    if fields.get("name") is None:
+        fields["name"] = ident
+    types: frozenset[str] = fields.get("types", _EMPTY_WORDS)
     for t in types:
         if t not in CARD_TYPES:
             warnings.append(
                 f"{where} : type « {t} » inconnu (types : {', '.join(sorted(CARD_TYPES))})"
             )
-    supertypes = _frozen(r.words("supertypes"))
-    for s in supertypes:
-        if s not in SUPERTYPES:
-            warnings.append(f"{where} : sur-type « {s} » inconnu")
-    subtypes = tuple(RULE_SUBTYPES.get(s.casefold(), s) for s in r.words("subtypes", lower=False))
-    toughness = r.opt_integer("toughness")
-    if "creature" in types and toughness is None:
+    for st in fields.get("supertypes", ()):
+        if st not in SUPERTYPES:
+            warnings.append(f"{where} : sur-type « {st} » inconnu")
+    subtypes: tuple[str, ...] = fields.get("subtypes", ())
+    if "creature" in types and fields.get("toughness") is None:
         raise r.fail("toughness", "obligatoire pour une créature (valeur actuelle)")
-    enchant = _frozen(r.words("enchant"))
+    enchant: frozenset[str] = fields.get("enchant", _EMPTY_WORDS)
     for e in enchant:
         if e not in ENCHANT_WORDS:
             raise r.fail(
@@ -665,52 +860,12 @@ def _read_permanent(item: Mapping[str, Any], where: str, warnings: list[str]) ->
             )
     if "Aura" in subtypes and not enchant:
         raise r.fail("enchant", "obligatoire pour une Aura (ce qu'elle peut enchanter)")
-    colors = _frozen(r.words("colors"))
-    for c in colors:
+    for c in fields.get("colors", ()):
         if c not in COLORS:
             warnings.append(f"{where} : couleur « {c} » inconnue")
-    keywords = _frozen(KEYWORD_ALIASES.get(k, k) for k in r.words("keywords"))
-    final_chapter = r.opt_integer("final_chapter", minimum=0)
-    if "Saga" in subtypes and final_chapter is None:
+    if "Saga" in subtypes and fields.get("final_chapter") is None:
         raise r.fail("final_chapter", "obligatoire pour une Saga (numéro du dernier chapitre)")
-    sector = r.opt_string("sector")
-    if sector is not None:
-        sector = sector.lower()
-        if sector not in SECTORS:
-            raise r.fail("sector", f"« {sector} » inconnu (alpha, beta ou gamma)")
-    return Permanent(
-        id=ident,
-        name=r.string("name", default=ident),
-        controller=controller or owner or "",
-        owner=owner or controller or "",
-        types=types,
-        supertypes=supertypes,
-        subtypes=subtypes,
-        power=r.opt_integer("power"),
-        toughness=toughness,
-        damage=r.integer("damage", default=0, minimum=0),
-        deathtouch_damage=r.integer("deathtouch_damage", default=0, minimum=0),
-        counters=r.counts("counters"),
-        max_counters=r.counts("max_counters", keep_zero=True),
-        indestructible=r.boolean("indestructible"),
-        regeneration_shields=r.integer("regeneration_shields", default=0, minimum=0),
-        token=r.boolean("token"),
-        attached_to=r.opt_string("attached_to"),
-        enchant=enchant,
-        colors=colors,
-        protection_from=_frozen(r.words("protection_from")),
-        keywords=keywords,
-        timestamp=r.opt_integer("timestamp"),
-        final_chapter=final_chapter,
-        trigger_on_stack=r.boolean("trigger_on_stack"),
-        protector=r.opt_string("protector"),
-        commander=r.boolean("commander"),
-        face_down=r.boolean("face_down"),
-        tapped=r.boolean("tapped"),
-        attacking=r.opt_string("attacking"),
-        blocking=r.boolean("blocking"),
-        sector=sector,
-    )
+    return Permanent(**fields)
 
 
 def _read_other(item: Mapping[str, Any], where: str, warnings: list[str]) -> OtherObject:
@@ -746,6 +901,7 @@ def _read_choices(
     protectors: dict[tuple[str, str], str] = {}
     moves: dict[str, bool] = {}
     raw: list[Mapping[str, Any]] = []
+    seen: dict[str, str] = {}
     for i, item in enumerate(items):
         where = f"choices[{i}]"
         data = _as_object(item, where)
@@ -757,6 +913,18 @@ def _read_choices(
                 f"« {rule} » : pas de choix pour cette règle (règles : {', '.join(CHOICE_FIELDS)})",
             )
         r.unknown(("rule", "player", *CHOICE_FIELDS[rule]))
+        subject_field = CHOICE_FIELDS[rule][0]
+        key = choice_key(rule, r.string(subject_field, required=True))
+        if key in seen:
+            raise r.fail(
+                subject_field,
+                f"choix en double pour la règle {rule} et « {data[subject_field]} » "
+                f"(déjà dans {seen[key]})",
+            )
+        seen[key] = where
+        player = r.opt_string("player")
+        if player is not None:
+            check(where, "player", player, "player")
         if rule == "704.5j":
             ident = r.string("keep", required=True)
             check(where, "keep", ident, "permanent")
@@ -781,12 +949,19 @@ def _read_choices(
             if not isinstance(value, bool):
                 raise r.fail("to_command_zone", "true ou false attendu")
             moves[ident] = value
-        raw.append(dict(data))
+        # Only the known fields: the others were reported as ignored.
+        kept = ("rule", "player", *CHOICE_FIELDS[rule])
+        raw.append({k: v for k, v in data.items() if k in kept})
     return Choices(frozenset(keep), sectors, protectors, moves, tuple(raw))
 
 
 def load_board(data: object) -> LoadedBoard:
     """Validate a decoded JSON document (or a compact-form dict) into a Board."""
+    with cyclic_gc_paused():
+        return _load_board(data)
+
+
+def _load_board(data: object) -> LoadedBoard:
     if not isinstance(data, dict):
         raise BoardError(f"le plateau doit être un objet JSON, reçu {_type_name(data)}")
     warnings: list[str] = []
@@ -1040,36 +1215,121 @@ def _check_timestamps(permanents: Sequence[Permanent], wheres: Mapping[str, str]
             seen[p.timestamp] = p.id
 
 
+# json's messages, in French (prefixes: some messages end with a detail).
+_JSON_MESSAGES = (
+    ("Expecting value", "valeur attendue"),
+    ("Expecting property name enclosed in double quotes", "nom de champ entre guillemets attendu"),
+    ("Expecting ':' delimiter", "« : » attendu"),
+    ("Expecting ',' delimiter", "« , » attendu"),
+    ("Unterminated string starting at", "chaîne sans guillemet fermant"),
+    ("Invalid control character", "caractère de contrôle interdit dans une chaîne"),
+    ("Invalid \\uXXXX escape", "séquence « \\uXXXX » invalide"),
+    ("Invalid \\escape", "séquence d'échappement « \\ » invalide"),
+    ("Extra data", "texte en trop après la fin du JSON"),
+    ("Illegal trailing comma", "virgule en trop avant la fin"),
+)
+
+
+def json_message(msg: str) -> str:
+    """A message of the json module in French (a generic description if it is a new one)."""
+    for english, french in _JSON_MESSAGES:
+        if msg.startswith(english):
+            return french
+    return "syntaxe incorrecte"
+
+
+def _refuse_constant(name: str) -> object:
+    raise BoardError(f"« {name} » n'est pas une valeur JSON (nombre attendu)")
+
+
+def _too_deep(source: str) -> BoardError:
+    return BoardError(
+        f"{source} : plateau trop imbriqué (plus de {MAX_DEPTH} niveaux de listes ou d'objets)"
+    )
+
+
+def _check_depth(value: dict[str, Any], source: str) -> None:
+    """Refuse a decoded document nested deeper than MAX_DEPTH, level by level (no recursion;
+    the decoders only make plain dicts and lists)."""
+    level: list[dict[str, Any] | list[Any]] = [value]
+    depth = 0
+    while level:
+        depth += 1
+        if depth > MAX_DEPTH:
+            raise _too_deep(source)
+        deeper: list[dict[str, Any] | list[Any]] = []
+        for item in level:
+            for v in item.values() if isinstance(item, dict) else item:
+                if type(v) is dict or type(v) is list:
+                    deeper.append(v)
+        level = deeper
+
+
 def decode_board_text(text: str, source: str = "plateau") -> dict[str, Any]:
-    """JSON if the text starts with `{`, the compact text form otherwise."""
+    """JSON if the text starts with `{`, the compact text form otherwise. Whatever the text,
+    the only exception is BoardError."""
     stripped = text.lstrip("\ufeff \t\r\n")
+    value: dict[str, Any]
     if stripped.startswith("{") or stripped.startswith("["):
         try:
-            value = json.loads(stripped)
+            decoded = json.loads(stripped, parse_int=parse_integer, parse_constant=_refuse_constant)
         except json.JSONDecodeError as exc:
             raise BoardError(
-                f"{source} : JSON invalide ligne {exc.lineno}, colonne {exc.colno} : {exc.msg}"
+                f"{source} : JSON invalide ligne {exc.lineno}, colonne {exc.colno} : "
+                f"{json_message(exc.msg)}"
             ) from exc
-        if not isinstance(value, dict):
+        except RecursionError as exc:
+            raise _too_deep(source) from exc
+        except BoardError as exc:
+            raise BoardError(f"{source} : JSON invalide : {exc.message}") from exc
+        if not isinstance(decoded, dict):
             raise BoardError(f"{source} : le plateau doit être un objet JSON")
-        return value
-    return parse_compact(text)
+        value = decoded
+    else:
+        value = parse_compact(text)
+    _check_depth(value, source)
+    return value
+
+
+# French for the errors a file can meet (strerror is in the system's language, English).
+_OS_ERRORS = {
+    errno.ENOENT: "fichier introuvable",
+    errno.EISDIR: "est un dossier, pas un fichier",
+    errno.EACCES: "lecture non autorisée (permissions)",
+    errno.EPERM: "lecture non autorisée (permissions)",
+    errno.ENOTDIR: "un élément du chemin n'est pas un dossier",
+    errno.ENAMETOOLONG: "nom de fichier trop long",
+    errno.ELOOP: "trop de liens symboliques",
+    errno.EIO: "erreur d'entrée-sortie",
+    errno.ENXIO: "périphérique introuvable",
+}
+
+
+def os_error_message(path: Path, exc: OSError) -> str:
+    """`PATH : est un dossier, pas un fichier` (the message starts with the path)."""
+    known = _OS_ERRORS.get(exc.errno or 0)
+    if known is not None:
+        return f"{path} : {known}"
+    code = errno.errorcode.get(exc.errno or 0, "inconnue")
+    return f"{path} : fichier illisible (erreur système {code})"
 
 
 def load_board_file(path: str | Path) -> LoadedBoard:
-    """Read and validate a board file (JSON or compact form)."""
+    """Read and validate a board file (JSON or compact form). Whatever the file holds, the
+    only exception is BoardError."""
     p = Path(path)
     try:
         raw = p.read_bytes()
-    except FileNotFoundError as exc:
-        raise BoardError(f"fichier introuvable : {p}") from exc
     except OSError as exc:
-        raise BoardError(f"fichier illisible : {p} ({exc.strerror})") from exc
+        raise BoardError(os_error_message(p, exc)) from exc
+    except ValueError as exc:  # a NUL character in the path
+        raise BoardError(f"{p} : nom de fichier invalide (caractère nul)") from exc
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise BoardError(f"{p} : le fichier n'est pas en UTF-8 (octet {exc.start})") from exc
-    return load_board(decode_board_text(text, str(p)))
+    with cyclic_gc_paused():
+        return load_board(decode_board_text(text, str(p)))
 
 
 # --- the compact text form ------------------------------------------------------
@@ -1121,16 +1381,21 @@ _LIST_FIELDS = frozenset(
     }
 )
 _MAP_FIELDS = frozenset({"counters", "max_counters", "commander_damage"})
-_PT = re.compile(r"^(-?\d+)/(-?\d+)$")
+_PT = re.compile(r"^(-?[0-9]+)/(-?[0-9]+)$")
 
 
-def _compact_value(key: str, text: str) -> object:
+def _compact_int(text: str) -> object:
+    """An integer if the text is one (too long: TooLongInteger), else the text (refused by
+    the validation, which names the field)."""
+    if _INTEGER_TEXT.fullmatch(text):
+        return parse_integer(text)
+    return text
+
+
+def _compact_value(key: str, text: str, where: str) -> object:
     leaf = key.rsplit(".", 1)[-1]
-    if leaf in _INT_FIELDS or (leaf == "life"):
-        try:
-            return int(text)
-        except ValueError:
-            return text
+    if leaf in _INT_FIELDS:
+        return _compact_int(text)
     if leaf in _BOOL_FIELDS:
         low = text.lower()
         if low in ("true", "oui", "1"):
@@ -1147,14 +1412,21 @@ def _compact_value(key: str, text: str) -> object:
                 continue
             name, sep, count = part.rpartition(":")
             if not sep:
-                out[part] = 1
-                continue
-            try:
-                out[name] = int(count)
-            except ValueError:
-                out[name] = count
+                raise BoardError(
+                    f"{where} : champ « {key} » : « {part} » sans nombre (écrire « {part}:1 »)",
+                    field=leaf,
+                    obj=where,
+                )
+            out[name] = _compact_int(count)
         return out
     return text
+
+
+# shlex's messages, in French.
+_SHLEX_MESSAGES = {
+    "No closing quotation": "guillemets non fermés",
+    "No escaped character": "« \\ » en fin de ligne, sans caractère à protéger",
+}
 
 
 def parse_compact(text: str) -> dict[str, Any]:
@@ -1177,7 +1449,8 @@ def parse_compact(text: str) -> dict[str, Any]:
         try:
             words = shlex.split(stripped, comments=True)
         except ValueError as exc:
-            raise BoardError(f"ligne {lineno} : guillemets non fermés ({exc})") from exc
+            problem = _SHLEX_MESSAGES.get(str(exc), "ligne mal formée (guillemets ou « \\ »)")
+            raise BoardError(f"ligne {lineno} : {problem}") from exc
         if not words:
             continue
         head, rest = words[0].lower(), words[1:]
@@ -1203,6 +1476,7 @@ def parse_compact(text: str) -> dict[str, Any]:
         if not rest:
             raise BoardError(f"ligne {lineno} : « {head} » sans {first}")
         record: dict[str, Any] = {first: rest[0]}
+        where = f"ligne {lineno} ({head} {rest[0]})"
         for word in rest[1:]:
             key, sep, value = word.partition("=")
             if not sep and "." in word and word.rsplit(".", 1)[-1] in _BOOL_FIELDS:
@@ -1216,12 +1490,13 @@ def parse_compact(text: str) -> dict[str, Any]:
                         sub = {"name": sub} if isinstance(sub, str) else {}
                         target[part] = sub
                     target = sub
-                target[parts[-1]] = _compact_value(key, value)
+                target[parts[-1]] = _compact_value(key, value, where)
                 continue
             low = word.lower()
             pt = _PT.match(word)
             if pt and section == "permanents":
-                record["power"], record["toughness"] = int(pt.group(1)), int(pt.group(2))
+                record["power"] = parse_integer(pt.group(1))
+                record["toughness"] = parse_integer(pt.group(2))
             elif low in CARD_TYPES and section == "permanents":
                 record.setdefault("types", []).append(low)
             elif low in SUPERTYPES and section == "permanents":

@@ -16,6 +16,7 @@ from judge.engine.board import (
     Outcome,
     Permanent,
     Snapshot,
+    choice_key,
 )
 from judge.engine.explain import de, fr_list, french_words, plural
 
@@ -283,6 +284,7 @@ def legend_rule(s: Snapshot) -> Iterator[Outcome]:
                     i,
                     why=f"{controller} contrôle {len(ids)} permanents légendaires nommés "
                     f"« {name} » et garde {s.label(kept[0])}",
+                    choice=choice_key("704.5j", kept[0]),
                 )
 
 
@@ -339,14 +341,17 @@ def creature_or_other_attached(s: Snapshot) -> Iterator[Outcome]:
         if "creature" in p.types or "battle" in p.types:
             what = "une créature" if "creature" in p.types else "une bataille"
             yield Finding(
-                "704.5p", "unattach", p.id, why=f"c'est {what} attachée à {p.attached_to}"
+                "704.5p",
+                "unattach",
+                p.id,
+                why=f"c'est {what} attachée {s.to_what(p.attached_to)}",
             )
         elif not any(t in p.subtypes for t in ("Aura", "Equipment", "Fortification")):
             yield Finding(
                 "704.5p",
                 "unattach",
                 p.id,
-                why=f"ni Aura, ni Équipement, ni Fortification, attaché à {p.attached_to}",
+                why=f"ni Aura, ni Équipement, ni Fortification, attaché {s.to_what(p.attached_to)}",
             )
 
 
@@ -459,6 +464,7 @@ def creatures_without_sector(s: Snapshot) -> Iterator[Outcome]:
                 why=f"créature sans secteur alors qu'un permanent avec sculpteur spatial est en "
                 f"jeu ; {p.controller} choisit {chosen}",
                 value=chosen,
+                choice=choice_key("704.5u", p.id),
             )
     for controller, ids in missing.items():
         first = controller not in sculptor_controllers
@@ -526,6 +532,7 @@ def _protector_outcome(rule: str, p: Permanent, s: Snapshot, why: str) -> Iterat
             p.id,
             why=f"{why} ; {p.controller} choisit {chosen}",
             value=chosen,
+            choice=choice_key(rule, p.id),
         )
     elif len(candidates) == 1:
         yield Finding(
@@ -590,7 +597,8 @@ def several_roles_same_player(s: Snapshot) -> Iterator[Outcome]:
                     "704.5y",
                     "put_into_graveyard",
                     p.id,
-                    why=f"{len(group)} Rôles {de(controller)} sur {target} ; le plus récent est "
+                    why=f"{len(group)} Rôles {de(controller)} sur {s.label(target)} ; le plus "
+                    f"récent est "
                     f"{s.label(newest.id)} (horodatage {newest.timestamp})",
                 )
 
@@ -639,22 +647,27 @@ def commander_damage_21(s: Snapshot) -> Iterator[Outcome]:
             yield Finding("704.6c", "lose_game", p.name, "player", why)
 
 
+ZONE_AT = {"graveyard": "au cimetière", "exile": "en exil"}
+
+
 def commander_to_command_zone(s: Snapshot) -> Iterator[Outcome]:
     """704.6d — Commander: a commander put into a graveyard or exile since the last check may
     be put into the command zone by its owner."""
     moves = s.board.choices.commander_moves
     for o in s.board.other_zones:
-        if not (o.commander and o.moved_since_last_check and o.zone in ("graveyard", "exile")):
+        if not (o.commander and o.moved_since_last_check and o.zone in ZONE_AT):
             continue
-        where = ZONE_FR[o.zone]
-        why = f"commandant mis dans {where} depuis la dernière vérification"
+        at = ZONE_AT[o.zone]
+        why = f"commandant mis {at} depuis la dernière vérification"
         choice = moves.get(o.id)
+        key = choice_key("704.6d", o.id)
+        label = f"{o.name} ({o.id})" if o.name and o.name != o.id else o.id
         if choice is None:
             yield ChoiceNeeded(
                 "704.6d",
                 o.owner,
-                f"mettre {o.name} ({o.id}) dans la zone de commandement ou le laisser dans {where}",
-                ("zone de commandement", f"laisser dans {where}"),
+                f"de mettre {label} dans la zone de commandement ou de le laisser {at}",
+                ("zone de commandement", f"laisser {at}"),
                 o.id,
                 why,
             )
@@ -664,14 +677,16 @@ def commander_to_command_zone(s: Snapshot) -> Iterator[Outcome]:
                 "move_to_command_zone",
                 o.id,
                 why=f"{why} ; {o.owner} choisit de l'y mettre",
+                choice=key,
             )
         else:
             yield Finding(
                 "704.6d",
                 "declined",
                 o.id,
-                why=f"{why} ; {o.owner} choisit de le laisser dans {where}",
+                why=f"{why} ; {o.owner} choisit de le laisser {at}",
                 note=True,
+                choice=key,
             )
 
 

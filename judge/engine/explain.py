@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from judge.engine.board import Board, ChoiceNeeded, Finding
+    from judge.engine.board import Board, ChoiceNeeded, Finding, Permanent
     from judge.engine.resolve import Resolution
     from judge.rules.index import RuleIndex
 
@@ -32,6 +32,18 @@ ACTION_KINDS: dict[str, str] = {
     "choose_sector": "secteur choisi",
     "remove_from_game": "retiré de la partie",
     "replace_loss": "défaite remplacée",
+}
+# The labels above agree with a masculine object ("Louveteau : mis au cimetière"); these
+# are for the objects French calls feminine (une Aura, une Saga, une bataille).
+ACTION_KINDS_FEMININE: dict[str, str] = {
+    "put_into_graveyard": "mise au cimetière",
+    "destroy": "détruite",
+    "regenerate": "régénérée",
+    "unattach": "détachée",
+    "sacrifice": "sacrifiée",
+    "move_to_command_zone": "mise dans la zone de commandement",
+    "exile": "exilée",
+    "remove_from_game": "retirée de la partie",
 }
 NOTE_KINDS: dict[str, str] = {
     "prevented": "empêché",
@@ -111,9 +123,30 @@ def french_words(words: list[str] | tuple[str, ...]) -> str:
     return ", ".join(WORDS_FR.get(w, w) for w in words)
 
 
+_VOWELS = "aeiouyhéèêëàâîïôûü"
+
+
 def de(name: str) -> str:
-    """`de Bob`, `d'Alice` (elision before a vowel or a mute h)."""
-    return f"d'{name}" if name[:1].lower() in "aeiouyhéèêàâîôû" else f"de {name}"
+    """`de Bob`, `d'Alice` (elision before a word that starts with a vowel or a mute h);
+    an id or a letter is spelt out, so `de A`, `de a1`, `de AB`."""
+    word = name[:2]
+    if len(word) == 2 and word[0].lower() in _VOWELS and word[1].isalpha() and word[1].islower():
+        return f"d'{name}"
+    return f"de {name}"
+
+
+def is_feminine(p: Permanent) -> bool:
+    """Whether French calls the permanent "elle": an Aura, a Saga, a battle (not a Siege)."""
+    if "Aura" in p.subtypes or "Saga" in p.subtypes:
+        return True
+    return "battle" in p.types and "Siege" not in p.subtypes
+
+
+def action_label(kind: str, feminine: bool = False) -> str:
+    """The French words for an action kind, agreeing with the object."""
+    if feminine and kind in ACTION_KINDS_FEMININE:
+        return ACTION_KINDS_FEMININE[kind]
+    return ACTION_KINDS.get(kind, kind)
 
 
 def fr_list(items: list[str] | tuple[str, ...]) -> str:
@@ -210,7 +243,20 @@ def resolution_to_dict(res: Resolution, rule_text: RuleText = no_rule_text) -> d
 # --- text --------------------------------------------------------------------------
 
 
-def _subject(f: Finding, names: dict[str, str]) -> str:
+def feminine_ids(board: Board) -> set[str]:
+    """Ids of the permanents whose action labels take the feminine (une Aura, une Saga)."""
+    return {p.id for p in board.permanents if is_feminine(p)}
+
+
+def finding_label(f: Finding, feminine: set[str]) -> str:
+    """What happened (an action) or why nothing did (a note), in French."""
+    if f.note:
+        return NOTE_KINDS.get(f.kind, f.kind)
+    return action_label(f.kind, f.subject in feminine)
+
+
+def subject_label(f: Finding, names: dict[str, str]) -> str:
+    """The player, team or object a finding is about: « Ours (o1) », « joueur Bob »."""
     if f.subject_kind == "player":
         return f"joueur {f.subject}"
     if f.subject_kind == "team":
@@ -265,6 +311,7 @@ def render_board(board: Board) -> list[str]:
         )
     if board.permanents:
         lines.append("  Champ de bataille :")
+        names = {perm.id: perm.name for perm in board.permanents}
         for perm in board.permanents:
             bits = [f"contrôlé par {perm.controller}"]
             if perm.toughness is not None:
@@ -279,7 +326,10 @@ def render_board(board: Board) -> list[str]:
                     )
                 )
             if perm.attached_to:
-                bits.append(f"attaché à {perm.attached_to}")
+                target = perm.attached_to
+                if target in names and names[target] != target:
+                    target = f"{names[target]} ({target})"
+                bits.append(f"sur {target}")
             if perm.regeneration_shields:
                 bits.append(plural(perm.regeneration_shields, "bouclier de régénération"))
             if perm.tapped:
@@ -308,6 +358,7 @@ def render_board(board: Board) -> list[str]:
 def render_text(res: Resolution, rule_text: RuleText = no_rule_text) -> str:
     """The French text output of `judge sba`."""
     names = dict(res.names)
+    feminine = feminine_ids(res.initial)
     quote = _Quoter(rule_text)
     out: list[str] = []
     board = res.initial
@@ -329,14 +380,14 @@ def render_text(res: Resolution, rule_text: RuleText = no_rule_text) -> str:
         out.append("")
         out.append(f"Passe {p.number}" + ("" if p.actions else " : aucune action"))
         for a in p.actions:
-            label = ACTION_KINDS.get(a.kind, a.kind)
-            out.append(f"  • {_rules(a)} — {_subject(a, names)} : {label} — {a.why}.")
+            label = finding_label(a, feminine)
+            out.append(f"  • {_rules(a)} — {subject_label(a, names)} : {label} — {a.why}.")
             out += quote((a.rule, *a.also), "      ")
         if p.not_applied:
             out.append("  Non appliqué :")
             for n in p.not_applied:
-                label = NOTE_KINDS.get(n.kind, n.kind)
-                out.append(f"  ◦ {_rules(n)} — {_subject(n, names)} : {label} — {n.why}.")
+                label = finding_label(n, feminine)
+                out.append(f"  ◦ {_rules(n)} — {subject_label(n, names)} : {label} — {n.why}.")
                 out += quote((n.rule, *n.also), "      ")
     if res.triggers:
         out.append("")
@@ -361,14 +412,14 @@ def render_text(res: Resolution, rule_text: RuleText = no_rule_text) -> str:
         for c in res.choices_needed:
             out.append(
                 f"  • {c.player} ({c.rule}) doit choisir {c.choose} — possibilités : "
-                f"{', '.join(c.options)}. {c.why}."
+                f"{', '.join(c.options)}. {c.why[:1].upper()}{c.why[1:]}."
             )
             out += quote((c.rule,), "      ")
         if res.pending:
             out.append("  Actions qui seront effectuées en même temps :")
             for f in res.pending:
-                label = ACTION_KINDS.get(f.kind, f.kind)
-                out.append(f"    {_rules(f)} — {_subject(f, names)} : {label} — {f.why}.")
+                label = finding_label(f, feminine)
+                out.append(f"    {_rules(f)} — {subject_label(f, names)} : {label} — {f.why}.")
     if res.stopped and res.stopped != "choice":
         out.append("")
         out.append(STOP_LABELS[res.stopped])

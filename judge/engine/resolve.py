@@ -9,15 +9,14 @@ the next board."""
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal, TypeAlias, TypeVar
 
 from judge.engine import current, pre2009
 from judge.engine.board import (
+    CHOICE_FIELDS,
     Board,
     Check,
     ChoiceNeeded,
@@ -28,6 +27,8 @@ from judge.engine.board import (
     Ruleset,
     Snapshot,
     StackItem,
+    choice_key,
+    cyclic_gc_paused,
     pt_counter,
 )
 from judge.engine.explain import de, fr_list, plural
@@ -92,7 +93,8 @@ class Resolution:
     triggers: tuple[Trigger, ...]
     losers: tuple[str, ...]
     choices_needed: tuple[ChoiceNeeded, ...] = ()
-    pending: tuple[Finding, ...] = ()  # what the check waiting for choices would perform
+    # What the pass waiting for choices will perform besides them (replacements applied).
+    pending: tuple[Finding, ...] = ()
     stopped: StopReason | None = None
     warnings: tuple[str, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)  # object id -> name, all seen
@@ -572,18 +574,72 @@ def _warnings(board: Board, ruleset: Ruleset) -> list[str]:
     return out
 
 
-@contextmanager
-def _cyclic_gc_paused() -> Iterator[None]:
-    """The engine creates no reference cycles (frozen dataclasses, tuples, dicts of them), so
-    reference counting frees everything; pausing the cyclic collector keeps the time linear
-    on large boards (its full collections scan the whole heap). Restored afterwards."""
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
+def _choice_never_applies(
+    choice: Mapping[str, object], board: Board, snap: Snapshot, legends: Mapping[object, int]
+) -> str | None:
+    """Why a stated choice can never be used on this board (fr-2024), or None if it may.
+    `legends` counts the named legendary permanents by (controller, name)."""
+    rule = str(choice["rule"])
+    subject = str(choice[CHOICE_FIELDS[rule][0]])
+    perm = snap.permanents.get(subject)
+    label = snap.label(subject)
+    if rule == "704.6d":
+        if board.variant != "commander":
+            return f"la partie n'est pas une partie Commander (variante « {board.variant} »)"
+        other = snap.others.get(subject)
+        if not (perm.commander if perm is not None else other is not None and other.commander):
+            return f"« {label} » n'est pas un commandant"
+        return None
+    if perm is None:
+        return None  # the loader already refuses an id that is not a permanent
+    if rule == "704.5j":
+        if not perm.is_legendary:
+            return f"« {label} » n'est pas légendaire"
+        if perm.face_down:
+            return f"« {label} » est face cachée : il n'a pas de nom"
+        if legends.get((perm.controller, perm.name), 0) < 2:
+            return (
+                f"aucun autre permanent légendaire nommé « {perm.name} » n'est contrôlé par "
+                f"{perm.controller}"
+            )
+    elif rule == "704.5u":
+        if not perm.is_creature:
+            return f"« {label} » n'est pas une créature"
+        if perm.sector is not None:
+            return f"« {label} » a déjà un secteur ({perm.sector})"
+        if not snap.space_sculptors:
+            return "aucun permanent avec sculpteur spatial sur le champ de bataille"
+    elif "battle" not in perm.types:
+        return f"« {label} » n'est pas une bataille"
+    elif rule == "704.5x" and "Siege" not in perm.subtypes:
+        return f"« {label} » n'est pas un Siège"
+    return None
+
+
+def _choice_warnings(board: Board, ruleset: Ruleset, used: set[str], complete: bool) -> list[str]:
+    """Stated choices that match nothing: those that can never apply, and, once the
+    resolution is complete, those that no check used."""
+    if not board.choices.raw:
+        return []
+    snap = Snapshot(board)
+    legends: dict[object, int] = {}
+    for p in snap.legendary:
+        if not p.face_down:
+            key = (p.controller, p.name)
+            legends[key] = legends.get(key, 0) + 1
+    out: list[str] = []
+    for i, choice in enumerate(board.choices.raw):
+        rule = str(choice["rule"])
+        subject = str(choice[CHOICE_FIELDS[rule][0]])
+        if ruleset == "fr-pre2009":
+            why: str | None = "les anciennes règles (420.5) ne demandent aucun choix"
+        else:
+            why = _choice_never_applies(choice, board, snap, legends)
+        if why is None and complete and choice_key(rule, subject) not in used:
+            why = f"la règle {rule} ne s'est pas appliquée à « {subject} » pendant la résolution"
+        if why is not None:
+            out.append(f"choices[{i}] ({rule}, « {subject} ») : {why} ; choix ignoré")
+    return out
 
 
 def resolve(
@@ -591,7 +647,7 @@ def resolve(
 ) -> Resolution:
     """Perform the state-based actions on `board` until none applies and no triggered ability
     waits, or until a choice the board does not state is needed."""
-    with _cyclic_gc_paused():
+    with cyclic_gc_paused():
         return _resolve(board, ruleset, max_passes)
 
 
@@ -607,6 +663,7 @@ def _resolve(board: Board, ruleset: Ruleset | None, max_passes: int) -> Resoluti
     waiting: list[Trigger] = []
     losers: list[str] = []
     seen_notes: set[tuple[str, str, str]] = set()
+    used_choices: set[str] = set()
     choices: tuple[ChoiceNeeded, ...] = ()
     pending: tuple[Finding, ...] = ()
     stopped: StopReason | None = None
@@ -624,6 +681,7 @@ def _resolve(board: Board, ruleset: Ruleset | None, max_passes: int) -> Resoluti
         snap = Snapshot(board)
         outcomes = _run_checks(snap, checks)
         findings = [o for o in outcomes if isinstance(o, Finding)]
+        used_choices.update(f.choice for f in findings if f.choice is not None)
         leaving = {f.subject for f in findings if not f.note and f.kind in LEAVING_KINDS}
         needed = [
             o
@@ -633,7 +691,9 @@ def _resolve(board: Board, ruleset: Ruleset | None, max_passes: int) -> Resoluti
         if needed:
             needed.sort(key=lambda c: (c.order, c.rule, c.player, c.subject or ""))
             choices = tuple(needed)
-            pending = tuple(f for f in findings if not f.note)
+            # What the event will really do once the choices are made: replacements (a loss
+            # replaced, a destruction regenerated) and prevention applied, as in a pass.
+            pending = tuple(perform(snap, findings, rs)[0].actions)
             stopped = "choice"
             break
         ev, new_board, changed = perform(snap, findings, rs)
@@ -669,6 +729,9 @@ def _resolve(board: Board, ruleset: Ruleset | None, max_passes: int) -> Resoluti
         choices_needed=choices,
         pending=pending,
         stopped=stopped,
-        warnings=tuple(_warnings(initial, rs)),
+        warnings=(
+            *_warnings(initial, rs),
+            *_choice_warnings(initial, rs, used_choices, complete=stopped is None),
+        ),
         names=names,
     )

@@ -1,6 +1,8 @@
 """Benchmark of the state-based-action engine: resolves boards of 100, 1,000, 10,000 and
-100,000 permanents and prints the times. Target: 10,000 permanents under 200 ms, growth
-close to linear.
+100,000 permanents and prints the times. Target (issue 4): 10,000 permanents *resolved*
+under 200 ms, growth close to linear. The target applies to the resolution (the loop of
+704.3 on a loaded board); loading the JSON text (decoding and validating it, as
+`judge sba` does) is timed apart, and the total (loading + resolution) is printed too.
 
     python tests/bench/bench_engine.py [--repeat N]
 
@@ -8,18 +10,19 @@ The boards mix what a real board has: vanilla creatures, creatures with lethal d
 (some indestructible, some with a regeneration shield), 0-toughness creatures with
 persist or undying, +1/+1 and -1/-1 counters, Auras (some on dying creatures, so a second
 pass is needed), Equipment, legendary pairs with the legend-rule choice stated, tokens,
-lands. Loading (validation of the JSON form) is timed separately."""
+lands."""
 
 from __future__ import annotations
 
 import argparse
 import gc
 import itertools
+import json
 import random
 import time
 from typing import Any
 
-from judge.engine.board import Board, load_board
+from judge.engine.board import Board, decode_board_text, load_board
 from judge.engine.resolve import resolve
 
 SIZES = (100, 1_000, 10_000, 100_000)
@@ -98,6 +101,19 @@ def timed(board: Board, repeat: int) -> tuple[float, float, int, int]:
     return wall, cpu, passes, actions
 
 
+def timed_load(text: str, repeat: int) -> tuple[float, Board]:
+    """Best wall-clock time to decode and validate the JSON text of a board."""
+    best = float("inf")
+    board: Board | None = None
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        board = load_board(decode_board_text(text)).board
+        best = min(best, time.perf_counter() - start)
+    assert board is not None
+    return best, board
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per size (best kept)")
@@ -105,29 +121,38 @@ def main() -> int:
     args = parser.parse_args()
     print(
         f"{'permanents':>11} {'passes':>6} {'actions':>8} {'chargement':>11} "
-        f"{'résolution':>11} {'(CPU)':>9} {'µs/permanent':>13}"
+        f"{'résolution':>11} {'(CPU)':>9} {'total':>11} {'µs/permanent':>13}"
     )
     rows = []
+    totals = {}
     for n in SIZES:
         if n > args.max:
             break
-        data = board_data(n)
-        start = time.perf_counter()
-        board = load_board(data).board
-        load_s = time.perf_counter() - start
-        del data
+        text = json.dumps(board_data(n), ensure_ascii=False)
+        load_s, board = timed_load(text, args.repeat)
+        del text
         wall, cpu, passes, actions = timed(board, args.repeat)
         rows.append((n, cpu))
+        totals[n] = load_s + wall
         print(
             f"{n:>11,} {passes:>6} {actions:>8,} {load_s * 1000:>9.1f}ms "
-            f"{wall * 1000:>9.1f}ms {cpu * 1000:>7.1f}ms {cpu / n * 1e6:>13.2f}"
+            f"{wall * 1000:>9.1f}ms {cpu * 1000:>7.1f}ms {totals[n] * 1000:>9.1f}ms "
+            f"{cpu / n * 1e6:>13.2f}"
         )
+    print(
+        "chargement : décodage du JSON et validation ; résolution : la boucle de 704.3 sur le "
+        "plateau chargé ; total : chargement + résolution (temps réel)"
+    )
     for (n1, t1), (n2, t2) in itertools.pairwise(rows):
-        print(f"×{n2 // n1} permanents : ×{t2 / t1:.1f} en temps CPU")
+        print(f"×{n2 // n1} permanents : ×{t2 / t1:.1f} en temps CPU de résolution")
     ten = dict(rows).get(10_000)
     if ten is not None:
         verdict = "tenu" if ten < 0.2 else "NON TENU"
-        print(f"objectif 10 000 permanents < 200 ms : {verdict} ({ten * 1000:.0f} ms CPU)")
+        print(
+            f"objectif 10 000 permanents < 200 ms, résolution seule : {verdict} "
+            f"({ten * 1000:.0f} ms CPU) ; chargement + résolution : "
+            f"{totals[10_000] * 1000:.0f} ms"
+        )
     return 0
 
 

@@ -159,12 +159,6 @@ def test_add_parser_builds_the_subcommand() -> None:
 
 
 def test_python_m_judge_sba(tmp_path: Path) -> None:
-    from judge.cli import build_parser
-
-    try:
-        build_parser().parse_args(["sba", "x"])
-    except SystemExit:
-        pytest.skip("la sous-commande sba n'est pas encore branchée dans judge.cli")
     board = BOARDS / "troll-a-deux-tetes.json"
     done = subprocess.run(
         [sys.executable, "-m", "judge", "sba", str(board), "--json"],
@@ -184,3 +178,91 @@ def test_python_m_judge_sba(tmp_path: Path) -> None:
     )
     assert done.returncode == 2
     assert "Traceback" not in done.stderr
+    assert done.stderr.startswith(f"Erreur : {bad} : JSON invalide ligne 1, colonne 2 : ")
+
+
+def test_judge_cli_wires_sba() -> None:
+    from judge.cli import build_parser
+
+    args = build_parser().parse_args(["sba", "plateau.json", "--json"])
+    assert args.func is sba.run
+
+
+DIGITS = "9" * 5000
+HOSTILE = {
+    "deep.json": '{"players":' + "[" * 100_000 + "]" * 100_000 + "}",
+    "bigint.json": '{"players":[{"name":"A","life":' + DIGITS + "}]}",
+    "bigint.txt": f"player A life={DIGITS}\n",
+    "bigpt.txt": f"player A\nperm x controller=A creature {DIGITS}/1\n",
+    "quote.txt": 'player "A\n',
+    "json.json": "{'players': []}",
+    "types.json": '{"players": [{"name": "A"}], "permanents": [{"id": "x", "controller": "A", '
+    '"types": "creature", "toughness": 1}]}',
+    "counters.txt": "player A\nperm x controller=A creature 1/1 counters=+1/+1\n",
+}
+HOSTILE_WORDS = {
+    "deep.json": "trop imbriqué",
+    "bigint.json": "players[0] « A » : champ « life » : nombre trop grand (5000 chiffres",
+    "bigint.txt": "champ « life » : nombre trop grand",
+    "bigpt.txt": "champ « power » : nombre trop grand",
+    "quote.txt": "ligne 1 : guillemets non fermés",
+    "json.json": "nom de champ entre guillemets attendu",
+    "types.json": "« x » : champ « types » : une liste de chaînes attendue",
+    "counters.txt": "champ « counters » : « +1/+1 » sans nombre",
+}
+ENGLISH = ("Traceback", "Error", "Expecting", "closing", "quotation", "Is a directory", "digits")
+
+
+@pytest.mark.parametrize("name", sorted(HOSTILE))
+def test_hostile_board_files(name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / name
+    path.write_text(HOSTILE[name], encoding="utf-8")
+    status, out, err = call(path, capsys)
+    assert (status, out) == (2, "")
+    assert err.startswith("Erreur")
+    assert HOSTILE_WORDS[name] in err
+    for word in ENGLISH:
+        assert word not in err
+
+
+def test_a_directory_is_not_a_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    status, out, err = call(tmp_path, capsys)
+    assert (status, out) == (2, "")
+    assert err == f"Erreur : {tmp_path} : est un dossier, pas un fichier\n"
+
+
+def test_unused_choices_are_warned_in_both_outputs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(
+        "player A\nplayer B\nperm x controller=A creature 1/1\nchoice 704.5j keep=x\n"
+        "other cmd zone=graveyard owner=A commander moved_since_last_check\n"
+        "choice 704.6d commander=cmd to_command_zone=true\n",
+        encoding="utf-8",
+    )
+    status, out, _ = call(path, capsys, as_json=True)
+    assert status == 0
+    warnings = json.loads(out)["warnings"]
+    assert any(w.startswith("choices[0] (704.5j, « x »)") for w in warnings)
+    assert any(w.startswith("choices[1] (704.6d, « cmd »)") for w in warnings)
+    status, out, _ = call(path, capsys)
+    assert status == 0
+    assert "Avertissement : choices[0] (704.5j, « x ») : « x » n'est pas légendaire" in out
+    assert "Avertissement : choices[1] (704.6d, « cmd ») :" in out
+
+
+def test_pending_in_the_text_output(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "p.txt"
+    path.write_text(
+        "variant commander\nplayer A\n"
+        "player B life=0 drew_from_empty_library loss_replacement=Miroir loss_replacement.life=20\n"
+        "other cmd zone=exile owner=A commander moved_since_last_check\n",
+        encoding="utf-8",
+    )
+    status, out, _ = call(path, capsys)
+    assert status == 0
+    assert "A (704.6d) doit choisir de mettre cmd dans la zone de commandement ou de le " in out
+    assert "laisser en exil" in out
+    assert "704.5a, 704.5b, 704.7 — joueur B : défaite remplacée" in out
+    assert "perd la partie" not in out

@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 from engine_helpers import TWO, applies, board, choices, notes, performed
 
-from judge.engine.board import BoardError
+from judge.engine.board import Board, BoardError, Finding
 from judge.engine.current import REGISTRY
-from judge.engine.resolve import resolve
+from judge.engine.explain import action_label, de, render_text
+from judge.engine.resolve import check_state, resolve
 
 # --- 704.5a–c ----------------------------------------------------------------------
 
@@ -545,3 +546,79 @@ def test_the_registry_lists_every_704_action_once() -> None:
     for check in REGISTRY:
         assert check.func.__doc__ is not None
         assert check.func.__doc__.startswith(check.rule + " ")
+
+
+# --- French wording ----------------------------------------------------------------
+
+
+def why(b: Board, rule: str) -> str:
+    (found,) = [o for o in check_state(b) if isinstance(o, Finding) and o.rule == rule]
+    return found.why
+
+
+def test_704_5y_names_the_player_and_the_permanent() -> None:
+    text = "player A\nplayer B\nperm c name=Ours controller=B creature 2/2\n" + "".join(
+        f"perm r{i} controller=A enchantment Aura Role enchant=creature attached_to=c "
+        f"timestamp={i}\n"
+        for i in (1, 2)
+    )
+    assert why(board(text), "704.5y").startswith("2 Rôles de A sur Ours (c) ;")
+
+
+def test_704_5p_names_what_it_is_attached_to() -> None:
+    b = board(
+        TWO + "perm t name=Ours controller=Bob creature 3/3\nperm x controller=Alice "
+        "creature 1/1 attached_to=t"
+    )
+    assert why(b, "704.5p") == "c'est une créature attachée à Ours (t)"
+    b = board(TWO + "perm x controller=Alice artifact attached_to=Bob")
+    assert why(b, "704.5p") == "ni Aura, ni Équipement, ni Fortification, attaché au joueur Bob"
+
+
+@pytest.mark.parametrize(("zone", "at"), [("exile", "en exil"), ("graveyard", "au cimetière")])
+def test_704_6d_wording(zone: str, at: str) -> None:
+    text = f"player Alice\nplayer Bob\nother cmd name=Général zone={zone} owner=Alice commander"
+    text += " moved_since_last_check"
+    (c,) = choices(board(text, variant="commander"))
+    assert c.choose == (
+        f"de mettre Général (cmd) dans la zone de commandement ou de le laisser {at}"
+    )
+    assert c.options == ("zone de commandement", f"laisser {at}")
+    assert c.why == f"commandant mis {at} depuis la dernière vérification"
+    no = board(text + "\nchoice 704.6d commander=cmd to_command_zone=false", variant="commander")
+    (note,) = [o for o in check_state(no) if isinstance(o, Finding)]
+    assert note.why.endswith(f"Alice choisit de le laisser {at}")
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("Alice", "d'Alice"),
+        ("Élise", "d'Élise"),
+        ("Ours runeguerrier", "d'Ours runeguerrier"),
+        ("Hugo", "d'Hugo"),
+        ("Bob", "de Bob"),
+        ("A", "de A"),
+        ("a1", "de a1"),
+        ("AB", "de AB"),
+        ("", "de "),
+    ],
+)
+def test_de_elides_only_before_a_word(name: str, expected: str) -> None:
+    assert de(name) == expected
+
+
+def test_action_labels_agree_with_the_object() -> None:
+    text = (
+        TWO
+        + "perm p name=Pacifisme controller=Alice enchantment Aura enchant=creature\n"
+        + "perm s name=Histoire controller=Alice enchantment Saga final_chapter=1 counters=lore:1\n"
+        + "perm l name=Louveteau controller=Alice creature 0/0\n"
+    )
+    out = render_text(resolve(board(text)))
+    assert "Pacifisme (p) : mise au cimetière" in out
+    assert "Histoire (s) : sacrifiée" in out
+    assert "Louveteau (l) : mis au cimetière" in out
+    assert action_label("destroy") == "détruit"
+    assert action_label("destroy", feminine=True) == "détruite"
+    assert action_label("lose_game", feminine=True) == "perd la partie"

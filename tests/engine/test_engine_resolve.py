@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
 from engine_helpers import TWO, actions, all_notes, battlefield, board, run, zone_of
 
 from judge.engine.resolve import resolve
@@ -246,3 +247,123 @@ def test_counters_cancel_and_cap_in_the_same_event() -> None:
     (c,) = res.final.permanents
     assert dict(c.counters) == {"+1/+1": 2}
     assert (c.power, c.toughness) == (4, 4)
+
+
+# --- what waits for a choice: what will really happen ----------------------------------
+
+PENDING = (
+    "variant commander\nplayer A\n"
+    "player B life=0 drew_from_empty_library loss_replacement=Miroir loss_replacement.life=20\n"
+    "perm o controller=A creature 2/2 damage=2 regeneration_shields=1\n"
+    "perm g controller=A creature 2/2 damage=5 indestructible\n"
+    "other cmd zone=exile owner=A commander moved_since_last_check\n"
+)
+
+
+def test_pending_shows_the_replacements_as_the_run_does() -> None:
+    waiting = run(PENDING)
+    assert waiting.stopped == "choice"
+    assert [c.rule for c in waiting.choices_needed] == ["704.6d"]
+    # B does not lose: the loss is replaced (once for 704.5a and 704.5b), the creature
+    # regenerates, the indestructible one is not destroyed
+    pending = sorted(f"{f.rule} {f.kind} {f.subject}" for f in waiting.pending)
+    assert pending == ["704.5a replace_loss B", "704.5g regenerate o"]
+    (loss,) = [f for f in waiting.pending if f.subject == "B"]
+    assert "Miroir" in loss.why and loss.also == ("704.5b", "704.7")
+    # once the choice is made, the first pass is the pending actions and the choice
+    for choice in ("true", "false"):
+        chosen = run(PENDING + f"choice 704.6d commander=cmd to_command_zone={choice}")
+        assert chosen.stopped is None
+        first = [a for a in chosen.passes[0].actions if a.rule != "704.6d"]
+        assert first == list(waiting.pending)
+        assert chosen.losers == ()
+
+
+def test_pending_leaves_out_what_cant_lose_prevents() -> None:
+    waiting = run(PENDING.replace("loss_replacement=Miroir loss_replacement.life=20", "cant_lose"))
+    assert sorted(f"{f.rule} {f.kind} {f.subject}" for f in waiting.pending) == [
+        "704.5g regenerate o"
+    ]
+
+
+# --- choices that match nothing: warnings ------------------------------------------------
+
+LEGENDS = (
+    TWO
+    + "perm a name=L controller=Alice legendary creature 1/1\n"
+    + "perm b name=L controller=Alice legendary creature 1/1\n"
+    + "perm c controller=Alice creature 1/1\n"
+)
+
+
+def choice_warnings(res_warnings: tuple[str, ...]) -> list[str]:
+    return [w for w in res_warnings if w.startswith("choices[")]
+
+
+def test_a_used_choice_gives_no_warning() -> None:
+    res = run(LEGENDS + "choice 704.5j keep=a")
+    assert actions(res) == [["704.5j put_into_graveyard b"]]
+    assert choice_warnings(res.warnings) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (LEGENDS + "choice 704.5j keep=a\nchoice 704.5j keep=c", ["choices[1]", "légendaire"]),
+        (
+            TWO
+            + "perm a name=L controller=Alice legendary creature 1/1\n"
+            + "perm b name=L controller=Bob legendary creature 1/1\nchoice 704.5j keep=a",
+            ["choices[0]", "aucun autre permanent légendaire nommé « L »"],
+        ),
+        (
+            TWO + "other cmd zone=graveyard owner=Alice commander moved_since_last_check\n"
+            "choice 704.6d commander=cmd to_command_zone=true",
+            ["choices[0] (704.6d, « cmd »)", "pas une partie Commander"],
+        ),
+        (
+            TWO + "perm c controller=Alice creature 1/1\nchoice 704.5u creature=c sector=alpha",
+            ["sculpteur spatial"],
+        ),
+        (
+            TWO + "perm c controller=Alice creature 1/1\n" + "choice 704.5w battle=c protector=Bob",
+            ["« c » n'est pas une bataille"],
+        ),
+        (
+            TWO
+            + "perm s controller=Alice battle counters=defense:3 protector=Bob\n"
+            + "choice 704.5x battle=s protector=Bob",
+            ["n'est pas un Siège"],
+        ),
+        # can apply, but did not: the battle has a protector still in the game
+        (
+            TWO
+            + "perm s controller=Alice battle counters=defense:3 protector=Bob\n"
+            + "choice 704.5w battle=s protector=Bob",
+            ["choices[0] (704.5w, « s »)", "ne s'est pas appliquée"],
+        ),
+    ],
+)
+def test_a_choice_that_matches_nothing_is_a_warning(text: str, words: list[str]) -> None:
+    (warning,) = choice_warnings(run(text).warnings)
+    for w in words:
+        assert w in warning
+    assert warning.endswith("choix ignoré")
+
+
+def test_choices_are_ignored_under_the_old_rules() -> None:
+    res = run(LEGENDS + "choice 704.5j keep=a", "fr-pre2009")
+    (warning,) = choice_warnings(res.warnings)
+    assert "420.5" in warning
+
+
+def test_a_choice_not_yet_reached_is_not_reported_while_waiting() -> None:
+    # the game stops for the legend rule; the protector choice may still be used later
+    text = (
+        LEGENDS
+        + "perm s controller=Alice battle counters=defense:3 protector=Bob\n"
+        + "choice 704.5w battle=s protector=Bob"
+    )
+    res = run(text)
+    assert res.stopped == "choice"
+    assert choice_warnings(res.warnings) == []

@@ -25,12 +25,13 @@ from judge.engine.board import (
 )
 from judge.engine.explain import (
     ABILITY_FR,
-    ACTION_KINDS,
-    NOTE_KINDS,
     RULESET_LABELS,
     STOP_LABELS,
     VARIANT_LABELS,
     ZONE_LABELS,
+    feminine_ids,
+    finding_label,
+    subject_label,
 )
 from judge.engine.resolve import Resolution
 from judge.rules.errors import JudgeError
@@ -304,25 +305,16 @@ def _quote(index: RuleIndex, rules: tuple[str, ...], edition: str) -> None:
             st.caption(md(f"Texte de {r} absent du corpus."))
 
 
-def _subject(f: Finding | ChoiceNeeded, names: dict[str, str]) -> str:
-    if isinstance(f, ChoiceNeeded):
-        return f.player
-    if f.subject_kind == "player":
-        return f"joueur {f.subject}"
-    if f.subject_kind == "team":
-        return f"équipe {f.subject}"
-    name = names.get(f.subject)
-    return f"{name} ({f.subject})" if name and name != f.subject else f.subject
-
-
-def _finding(index: RuleIndex, f: Finding, names: dict[str, str], edition: str) -> None:
-    label = (NOTE_KINDS if f.note else ACTION_KINDS).get(f.kind, f.kind)
+def _finding(
+    index: RuleIndex, f: Finding, names: dict[str, str], edition: str, feminine: set[str]
+) -> None:
+    label = finding_label(f, feminine)
     rules = (f.rule, *f.also)
     with st.container(border=True):
         with st.container(horizontal=True, gap="small", vertical_alignment="center"):
             _rule_links(rules, edition)
             badge = "gray" if f.note else "orange"
-            st.markdown(f":{badge}-badge[{md(label)}] **{md(_subject(f, names))}**")
+            st.markdown(f":{badge}-badge[{md(label)}] **{md(subject_label(f, names))}**")
         if f.why:
             st.markdown(md(f"Pourquoi : {f.why}"))
         _quote(index, rules, edition)
@@ -382,7 +374,7 @@ def _choices(index: RuleIndex, res: Resolution, edition: str, column: str) -> No
     if res.pending:
         st.markdown("**Actions qui seront effectuées en même temps que ces choix :**")
         for f in res.pending:
-            _finding(index, f, dict(res.names), edition)
+            _finding(index, f, dict(res.names), edition, feminine_ids(res.initial))
 
 
 def _final_board(board: Board) -> None:
@@ -446,6 +438,7 @@ def _final_board(board: Board) -> None:
 def show_resolution(index: RuleIndex, res: Resolution, column: str) -> None:
     edition = res.ruleset  # the rulesets are named after the editions they quote
     names = dict(res.names)
+    feminine = feminine_ids(res.initial)
     label = RULESET_LABELS.get(res.ruleset, res.ruleset)
     st.subheader(md(label[:1].upper() + label[1:]), anchor=False)
     for w in res.warnings:
@@ -457,11 +450,11 @@ def show_resolution(index: RuleIndex, res: Resolution, column: str) -> None:
     for p in res.passes:
         st.markdown(f"#### Passe {p.number}" + ("" if p.actions else " : aucune action"))
         for a in p.actions:
-            _finding(index, a, names, edition)
+            _finding(index, a, names, edition, feminine)
         if p.not_applied:
             st.markdown("**Non appliqué**")
             for f in p.not_applied:
-                _finding(index, f, names, edition)
+                _finding(index, f, names, edition, feminine)
     if res.triggers:
         st.markdown("#### Capacités déclenchées mises sur la pile")
         for t in res.triggers:
