@@ -39,7 +39,7 @@ def _corpus_dir() -> Path:
 
 
 CORPUS_DIR = _corpus_dir()
-_CACHE_VERSION = "1"
+_CACHE_VERSION = "2"  # (editions, warnings) pairs
 
 
 class EditionNotFound(JudgeError):
@@ -272,6 +272,20 @@ def _fingerprint(entries: list[tuple[EditionMeta, Path]]) -> str:
     return h.hexdigest()
 
 
+def _parse_all(entries: list[tuple[EditionMeta, Path]], warnings: list[str]) -> list[Edition]:
+    """Parse every edition. An ingested one that no longer parses is left out with a
+    warning (it must not block the others); a shipped one that fails is a real error."""
+    editions = []
+    for meta, root in entries:
+        try:
+            editions.append(parse_edition(meta, root))
+        except JudgeError as exc:
+            if meta.shipped:
+                raise
+            warnings.append(f"Édition importée ignorée : {meta.id} : {exc.message}")
+    return editions
+
+
 def load_index(
     corpus_dir: Path | None = None,
     home: Path | None = None,
@@ -283,7 +297,7 @@ def load_index(
     warnings: list[str] = []
     entries += store.stored_editions(home, warnings)
     if not use_cache:
-        return RuleIndex((parse_edition(m, root) for m, root in entries), warnings)
+        return RuleIndex(_parse_all(entries, warnings), warnings)
     try:
         key = _fingerprint(entries)
     except OSError as exc:
@@ -293,23 +307,24 @@ def load_index(
     if cache.exists():
         try:
             with cache.open("rb") as fh:
-                editions = pickle.load(fh)
-            return RuleIndex(editions, warnings)
+                editions, cached_warnings = pickle.load(fh)
+            return RuleIndex(editions, warnings + cached_warnings)
         except Exception:  # a corrupt cache is rebuilt, never trusted
             pass
-    editions = [parse_edition(m, root) for m, root in entries]
-    _write_cache(cache, editions)
-    return RuleIndex(editions, warnings)
+    parse_warnings: list[str] = []
+    editions = _parse_all(entries, parse_warnings)
+    _write_cache(cache, (editions, parse_warnings))
+    return RuleIndex(editions, warnings + parse_warnings)
 
 
-def _write_cache(path: Path, editions: list[Edition]) -> None:
+def _write_cache(path: Path, payload: tuple[list[Edition], list[str]]) -> None:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         for old in path.parent.glob("*.pickle"):
             old.unlink(missing_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
         with os.fdopen(fd, "wb") as fh:
-            pickle.dump(editions, fh, protocol=pickle.HIGHEST_PROTOCOL)
+            pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, path)
     except OSError:
         pass  # the cache is an optimisation only

@@ -207,3 +207,15 @@ def test_forcing_another_format_warns(tmp_home: Path) -> None:
     result = store.ingest(old, edition_id="fr-force", layout="official")
     assert result.warnings and "inline_pre2009" in result.warnings[0]
     assert not store.ingest(old, edition_id="fr-auto").warnings
+
+
+def test_a_stored_edition_that_no_longer_parses_is_left_out(
+    tmp_home: Path, mini: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store.ingest(mini)
+    (store.editions_dir() / "en-2024-06-07" / "document.txt").write_bytes(b"")
+    index = load_index()
+    assert "en-2024-06-07" not in {e.id for e in index.editions}
+    assert any("en-2024-06-07" in w and "vide" in w for w in index.warnings)
+    assert main(["rule", "704.5g"]) == 0
+    assert "Attention : Édition importée ignorée : en-2024-06-07" in capsys.readouterr().err
