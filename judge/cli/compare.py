@@ -15,6 +15,7 @@ import argparse
 import json
 import sys
 
+from judge.cli.rules import load_cli_index
 from judge.rules.concordance import (
     Comparison,
     ComparisonError,
@@ -22,7 +23,6 @@ from judge.rules.concordance import (
     inline_view,
     method_label,
 )
-from judge.rules.index import load_index
 
 MARKERS: dict[str, tuple[str, str]] = {
     "delete": ("[-", "-]"),
@@ -52,7 +52,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    index = load_index()
+    index = load_cli_index()
     try:
         comparison = compare(index, args.number, args.from_edition, args.to_edition)
     except ComparisonError as exc:

@@ -64,9 +64,7 @@ class _Progress:
         now = time.monotonic()
         if self.started is None:
             self.started = now
-        if not self.shown and now - self.started < self.delay and done < total:
-            return
-        if not self.shown and done >= total and now - self.started < self.delay:
+        if not self.shown and now - self.started < self.delay:
             return
         self.shown = True
         pct = 100 * done // max(total, 1)

@@ -66,6 +66,7 @@ from judge.rules.index import CORPUS_DIR, RuleIndex
 from judge.rules.model import Edition, Reference, Rule
 from judge.rules.numbers import NUMBER_RE, canonical, kind_of, parent, sort_key
 from judge.rules.references import find_citations, nearest_title
+from judge.search.analysis import normalize
 
 CURATED_FILE = CORPUS_DIR / "renumbering.toml"
 
@@ -79,7 +80,6 @@ METHOD_LABELS: dict[str, str] = {
     "translation": "traduction (même numérotation)",
 }
 DiffOp = Literal["equal", "insert", "delete", "renumbered"]
-CHANGE_OPS: frozenset[str] = frozenset({"insert", "delete", "renumbered"})
 
 # When several steps are composed, the method shown is the strongest claim made on the way.
 _METHOD_RANK: dict[str, int] = {
@@ -312,7 +312,8 @@ _DASHES = str.maketrans({"–": "-", "—": "-", "‐": "-", "−": "-"})
 
 
 def fold(text: str) -> str:
-    """Lower case, no accents, one apostrophe and one dash."""
+    """Lower case, no accents, one apostrophe and one dash. Unlike `normalize`, punctuation
+    is kept: rule numbers (704.5j) are masked, and the term patterns matched, after it."""
     text = text.lower().translate(_APOSTROPHES).translate(_DASHES)
     if text.isascii():
         return text
@@ -321,8 +322,9 @@ def fold(text: str) -> str:
 
 
 def normalize_title(title: str) -> str:
-    words = re.sub(r"[^\w/]+|_", " ", fold(title))
-    return " ".join(words.split())
+    """A title as titles are matched: the search's `normalize` (the one definition of
+    accents, case and punctuation), elided articles split off (`d’effets` → `d effets`)."""
+    return " ".join(normalize(title).replace("'", " ").split())
 
 
 _RULE_NUMBER = re.compile(r"(?<![\w.])\d{3}(?:\.\d{1,3}[a-z]{0,2})?(?![\w])")
@@ -655,18 +657,12 @@ class Concordance:
     # -- pairs --
 
     def _pair_links(self, a: str, b: str) -> dict[str, list[Link]]:
-        if (a, b) in self._pairs:
-            return self._pairs[(a, b)].forward
-        if (b, a) in self._pairs:
-            return self._pairs[(b, a)].backward
         return self._pair(a, b).forward
 
     def _pair(self, a: str, b: str) -> _PairResult:
-        if (a, b) in self._pairs:
-            return self._pairs[(a, b)]
-        if (b, a) in self._pairs:
-            r = self._pairs[(b, a)]
-            return _PairResult(r.backward, r.forward)
+        known = self._pairs.get((a, b))
+        if known is not None:
+            return known
         A, B = self.index.edition(a), self.index.edition(b)
         links = self._compute(A, B)
         result = _PairResult()
@@ -682,6 +678,7 @@ class Concordance:
             for k in d:
                 d[k].sort(key=_link_order)
         self._pairs[(a, b)] = result
+        self._pairs[(b, a)] = _PairResult(result.backward, result.forward)  # the same, from b
         return result
 
     def _compute(self, A: Edition, B: Edition) -> list[Link]:
@@ -824,14 +821,15 @@ class Concordance:
         claimed_b: set[str],
     ) -> list[Link]:
         same_numbering = A.numbering == B.numbering
-        by_section_b: dict[str, list[Rule]] = {}
-        for r in B.rules.values():
-            if _has_text(r) and r.number not in claimed_b:
-                by_section_b.setdefault(_section_of(r.number), []).append(r)
-        by_section_a: dict[str, list[Rule]] = {}
-        for r in A.rules.values():
-            if _has_text(r) and r.number not in claimed_a:
-                by_section_a.setdefault(_section_of(r.number), []).append(r)
+
+        def by_section(ed: Edition, claimed: set[str]) -> dict[str, list[Rule]]:
+            out: dict[str, list[Rule]] = {}
+            for r in ed.rules.values():
+                if _has_text(r) and r.number not in claimed:
+                    out.setdefault(_section_of(r.number), []).append(r)
+            return out
+
+        by_section_a, by_section_b = by_section(A, claimed_a), by_section(B, claimed_b)
         targets: dict[str, set[str]] = {}
         for sa, sb, _m, _c in sections:
             if kind_of(sa) == "section" and kind_of(sb) == "section":
@@ -1408,7 +1406,7 @@ def compare(
     concordance knows no counterpart with a text to compare (French messages)."""
     conc = concordance or Concordance.for_index(index)
     src = index.edition(from_edition)
-    index.edition(to_edition)
+    tgt = index.edition(to_edition)
     num = canonical(number)
     old = src.rules.get(num) if num else None
     if old is None or num is None:
@@ -1423,7 +1421,6 @@ def compare(
             nearest,
         )
     link = conc.counterpart(from_edition, num, to_edition)
-    tgt = index.edition(to_edition)
     if link is None:
         same = tgt.rules.get(num)
         other = ""

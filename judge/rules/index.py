@@ -86,6 +86,7 @@ class RuleIndex:
             editions, key=lambda e: (e.order, e.date, e.id), reverse=True
         )
         self._by_id = {e.id: e for e in self.editions}
+        self._numbers: dict[str | None, list[str]] = {}
         self._cited_by: dict[tuple[str, str], list[Citer]] = {}
         for ed in self.editions:
             for rule in ed.rules.values():
@@ -130,8 +131,7 @@ class RuleIndex:
         return [ed.rules[num] for ed in self.editions if num and num in ed.rules]
 
     def nearest(self, number: str, edition: str | None = None, k: int = 5) -> list[str]:
-        eds = [self.edition(edition)] if edition else self.editions
-        candidates = sorted({n for ed in eds for n in ed.rules}, key=sort_key)
+        candidates = self._sorted_numbers(edition)
         num = parse_query_number(number)
         key: tuple[int, int, int, float] | None = sort_key(num) if num else loose_key(number)
         if key is None:
@@ -148,6 +148,13 @@ class RuleIndex:
         section = str(key[0])
         same_section = [n for n in pool if n.split(".")[0] == section]
         return sorted((same_section or pool)[:k], key=sort_key)
+
+    def _sorted_numbers(self, edition: str | None) -> list[str]:
+        # Computed once per edition: the index is read-only.
+        if edition not in self._numbers:
+            eds = [self.edition(edition)] if edition else self.editions
+            self._numbers[edition] = sorted({n for ed in eds for n in ed.rules}, key=sort_key)
+        return self._numbers[edition]
 
     def cited_by(self, rule: Rule) -> list[Citer]:
         return list(self._cited_by.get((rule.edition, rule.number), []))

@@ -262,22 +262,19 @@ class LanguageStemFilter(Filter):  # type: ignore[misc]
             yield token
 
 
-def french_analyzer() -> Any:
-    """Tokens → normalize (accents folded first) → elision → stop words → stemmer."""
-    return WordTokenizer() | CliticFilter("fr") | FoldedStopFilter("fr") | LanguageStemFilter("fr")
-
-
-def english_analyzer() -> Any:
-    return WordTokenizer() | CliticFilter("en") | FoldedStopFilter("en") | LanguageStemFilter("en")
-
-
 _ANALYZERS: dict[str, Any] = {}
 
 
 def analyzer(language: AnalyzerLanguage) -> Any:
-    """The shared analyzer for `language` (whoosh analyzers are stateless between calls)."""
+    """The shared analyzer for `language` (whoosh analyzers are stateless between calls):
+    tokens → normalize (accents folded first) → clitics → stop words → stemmer."""
     if language not in _ANALYZERS:
-        _ANALYZERS[language] = french_analyzer() if language == "fr" else english_analyzer()
+        _ANALYZERS[language] = (
+            WordTokenizer()
+            | CliticFilter(language)
+            | FoldedStopFilter(language)
+            | LanguageStemFilter(language)
+        )
     return _ANALYZERS[language]
 
 
@@ -309,11 +306,6 @@ def analyze(text: str, language: AnalyzerLanguage) -> list[AnalyzedToken]:
 
 def terms(text: str, language: AnalyzerLanguage) -> list[str]:
     return [t.term for t in analyze(text, language)]
-
-
-def words(text: str) -> list[str]:
-    """Folded surface words of `text` (no stop list, no stemming), for the typo corrector."""
-    return [w for w in (fold_token(m.group(0)) for m in TOKEN_RE.finditer(text)) if w]
 
 
 def word_key(word: str, language: AnalyzerLanguage) -> str:

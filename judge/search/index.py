@@ -124,12 +124,9 @@ def _edition_documents(index: RuleIndex, edition: Edition) -> Iterator[Document]
             for i, p in enumerate(rule.paragraphs):
                 yield Document(edition.id, rule.number, p.kind, p.language, i, p.text, titles, lang)
         elif rule.title:
-            above = [
-                r.title for r in index.breadcrumb(rule)[:-1] if r.title and r.kind != "chapter"
-            ]
-            yield Document(
-                edition.id, rule.number, "title", lang, 0, rule.title, "\n".join(above), lang
-            )
+            # its own title (last, unless a chapter) is the body: only the titles above it
+            above = "\n".join(section_titles(index, rule)[:-1])
+            yield Document(edition.id, rule.number, "title", lang, 0, rule.title, above, lang)
     for i, entry in enumerate(edition.glossary):
         entry_lang = entry.paragraphs[0].language if entry.paragraphs else lang
         body = f"{entry.term}\n{entry.text}"
@@ -265,9 +262,8 @@ def _write_index(index: RuleIndex, folder: Path, progress: ProgressCallback | No
     _check_numbering(folder, table)
     words = {w: [c, display[w].most_common(1)[0][0]] for w, c in vocab.items()}
     (folder / _VOCAB).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
-    columns = {name: column for name, column in lengths.items()}
     (folder / _TABLE).write_text(
-        json.dumps({"documents": table, "lengths": columns}, ensure_ascii=False), encoding="utf-8"
+        json.dumps({"documents": table, "lengths": lengths}, ensure_ascii=False), encoding="utf-8"
     )
     meta = {
         "version": INDEX_VERSION,
@@ -334,9 +330,10 @@ def _sweep(root: Path, keep: str) -> None:
     for child in root.iterdir():
         name = child.name
         try:
-            age = now - child.stat().st_mtime
+            mtime = child.stat().st_mtime
         except OSError:
             continue
+        age = now - mtime
         if name.startswith(".build-"):
             parts = name.split("-")
             pid = int(parts[2]) if len(parts) > 3 and parts[2].isdigit() else -1
@@ -345,7 +342,7 @@ def _sweep(root: Path, keep: str) -> None:
         elif name.startswith(".old-"):
             shutil.rmtree(child, ignore_errors=True)
         elif child.is_dir() and name != keep:
-            published.append((child.stat().st_mtime, child))
+            published.append((mtime, child))
     published.sort(reverse=True)
     for _, old in published[KEEP_INDEXES - 1 :]:
         trash = old.with_name(f".old-{old.name}-{os.getpid()}")

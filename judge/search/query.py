@@ -749,27 +749,19 @@ class Searcher:
         else:
             para = min(info.para, len(rule.paragraphs) - 1)
             segments = snippet(rule.paragraphs[para].text, terms[lang], lang)
-        return Hit(
-            edition,
-            rule.number,
-            "text",
-            self._title(rule),
-            self._crumbs(rule),
-            segments,
-            score,
-            rule.language or ed.language,
+        return self._rule_hit(rule, "text", segments, score)
+
+    def _rule_hit(
+        self, rule: Rule, kind: HitKind, segments: tuple[Segment, ...], score: float
+    ) -> Hit:
+        """A hit on a rule: its title (else its section's) and breadcrumb, one walk up."""
+        crumbs = self.index.breadcrumb(rule)
+        title = next((r.title for r in reversed(crumbs) if r.title), None)
+        breadcrumb = " › ".join(
+            f"{r.number}. {r.title}" if r.title else r.number for r in crumbs[:-1]
         )
-
-    def _title(self, rule: Rule) -> str | None:
-        for r in reversed(self.index.breadcrumb(rule)):
-            if r.title:
-                return r.title
-        return None
-
-    def _crumbs(self, rule: Rule) -> str:
-        return " › ".join(
-            f"{r.number}. {r.title}" if r.title else r.number
-            for r in self.index.breadcrumb(rule)[:-1]
+        return Hit(
+            rule.edition, rule.number, kind, title, breadcrumb, segments, score, self._lang(rule)
         )
 
     def _number_hits(
@@ -782,7 +774,7 @@ class Searcher:
             if editions:
                 rules = [r for r in rules if r.edition in editions]
             if language:
-                rules = [r for r in rules if (r.language or self._lang(r)) == language]
+                rules = [r for r in rules if self._lang(r) == language]
             if not rules:
                 where = " dans les éditions choisies" if editions else ""
                 nearest = self.index.nearest(ref.number)
@@ -793,23 +785,11 @@ class Searcher:
                 if any(h.edition == rule.edition and h.rule == rule.number for h in hits):
                     continue
                 body = rule.text or (rule.examples[0] if rule.examples else rule.title or "")
-                segs = _plain_snippet(body)
-                hits.append(
-                    Hit(
-                        rule.edition,
-                        rule.number,
-                        "number",
-                        self._title(rule),
-                        self._crumbs(rule),
-                        segs,
-                        1.0,
-                        rule.language or self._lang(rule),
-                    )
-                )
+                hits.append(self._rule_hit(rule, "number", _marked(body, []), 1.0))
         return hits, notes
 
     def _lang(self, rule: Rule) -> str:
-        return self.index.edition(rule.edition).language
+        return rule.language or self.index.edition(rule.edition).language
 
     def _reference_hits(
         self,
@@ -830,7 +810,7 @@ class Searcher:
                     source = self.index.get(citer.rule, citer.edition)
                     if source is None:
                         continue
-                    if language and (source.language or self._lang(source)) != language:
+                    if language and self._lang(source) != language:
                         continue
                     seen.add(key)
                     raws = [r.raw for r in source.references if r.target == ref.number]
@@ -839,18 +819,7 @@ class Searcher:
                         source.text,
                     )
                     segs = _mark_literal(para, raws)
-                    out.append(
-                        Hit(
-                            source.edition,
-                            source.number,
-                            "reference",
-                            self._title(source),
-                            self._crumbs(source),
-                            segs,
-                            0.5,
-                            source.language or self._lang(source),
-                        )
-                    )
+                    out.append(self._rule_hit(source, "reference", segs, 0.5))
         return out
 
 
@@ -884,23 +853,34 @@ def snippet(
 ) -> tuple[Segment, ...]:
     """A window of `text` around its densest cluster of matched words, matches marked."""
     spans = [(t.start, t.end) for t in analysis.analyze(text, language) if t.term in terms]
+    return _marked(text, spans, width)
+
+
+def _marked(
+    text: str, spans: list[tuple[int, int]], width: int = SNIPPET_CHARS
+) -> tuple[Segment, ...]:
+    """A window of `text` around its densest cluster of `spans` (sorted; overlaps are
+    skipped), the spans marked; "…" where the text is cut."""
     start, end = _window(text, spans, width)
-    out: list[Segment] = []
-    if start > 0:
-        out.append(Segment("…", False))
+    out: list[Segment] = [Segment("…", False)] if start > 0 else []
     cursor = start
     for a, b in spans:
-        if a < start or b > end:
+        if a < cursor or b > end:
             continue
-        if a > cursor:
-            out.append(Segment(text[cursor:a], False))
+        out.append(Segment(text[cursor:a], False))
         out.append(Segment(text[a:b], True))
         cursor = b
-    if cursor < end:
-        out.append(Segment(text[cursor:end], False))
+    out.append(Segment(text[cursor:end], False))
     if end < len(text):
         out.append(Segment("…", False))
     return tuple(_merge(out))
+
+
+def _mark_literal(text: str, needles: list[str]) -> tuple[Segment, ...]:
+    spans = sorted(
+        (m.start(), m.end()) for n in needles if n for m in re.finditer(re.escape(n), text)
+    )
+    return _marked(text, spans)
 
 
 def _window(text: str, spans: list[tuple[int, int]], width: int) -> tuple[int, int]:
@@ -933,31 +913,6 @@ def _merge(segments: list[Segment]) -> list[Segment]:
         else:
             out.append(s)
     return out
-
-
-def _plain_snippet(text: str) -> tuple[Segment, ...]:
-    start, end = _window(text, [], SNIPPET_CHARS)
-    body = text[start:end] + ("…" if end < len(text) else "")
-    return (Segment(body, False),) if body else ()
-
-
-def _mark_literal(text: str, needles: list[str]) -> tuple[Segment, ...]:
-    spans = sorted(
-        (m.start(), m.end()) for n in needles if n for m in re.finditer(re.escape(n), text)
-    )
-    start, end = _window(text, spans, SNIPPET_CHARS)
-    out: list[Segment] = [Segment("…", False)] if start > 0 else []
-    cursor = start
-    for a, b in spans:
-        if a < cursor or b > end:
-            continue
-        out.append(Segment(text[cursor:a], False))
-        out.append(Segment(text[a:b], True))
-        cursor = b
-    out.append(Segment(text[cursor:end], False))
-    if end < len(text):
-        out.append(Segment("…", False))
-    return tuple(_merge(out))
 
 
 # --- module-level convenience --------------------------------------------------------------
