@@ -49,7 +49,7 @@ def _rule_text(ruleset: Ruleset) -> tuple[RuleText, str | None]:
 
 
 def run(args: argparse.Namespace) -> int:
-    ruleset_arg = getattr(args, "ruleset", None)
+    ruleset_arg = args.ruleset
     if ruleset_arg is not None and ruleset_arg not in RULESETS:
         print(
             f"Erreur : --ruleset « {ruleset_arg} » inconnu (valeurs : {', '.join(RULESETS)})",
@@ -69,7 +69,7 @@ def run(args: argparse.Namespace) -> int:
     rule_text, problem = _rule_text(ruleset)
     warnings = (*loaded.warnings, *res.warnings, *([problem] if problem else []))
     res = replace(res, warnings=warnings)
-    if getattr(args, "json", False):
+    if args.json:
         json.dump(resolution_to_dict(res, rule_text), sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
     else:

@@ -220,9 +220,6 @@ class Permanent:
     def is_indestructible(self) -> bool:
         return self.indestructible or "indestructible" in self.keywords
 
-    def has_subtype(self, subtype: str) -> bool:
-        return subtype in self.subtypes
-
     def counter(self, kind: str) -> int:
         return self.counters.get(kind, 0)
 
@@ -1334,7 +1331,9 @@ def load_board_file(path: str | Path) -> LoadedBoard:
 
 # --- the compact text form ------------------------------------------------------
 
-_INT_FIELDS = frozenset(
+# How the fields of a board file are typed, by name: the compact form reads its words, and the
+# sandbox's tables (ui/views/board_tables.py) their cells, by these.
+INT_FIELDS = frozenset(
     {
         "life",
         "poison",
@@ -1347,7 +1346,7 @@ _INT_FIELDS = frozenset(
         "final_chapter",
     }
 )
-_BOOL_FIELDS = frozenset(
+BOOL_FIELDS = frozenset(
     {
         "drew_from_empty_library",
         "cant_lose",
@@ -1368,7 +1367,7 @@ _BOOL_FIELDS = frozenset(
         "permanents_to_library",
     }
 )
-_LIST_FIELDS = frozenset(
+LIST_FIELDS = frozenset(
     {
         "types",
         "supertypes",
@@ -1380,7 +1379,7 @@ _LIST_FIELDS = frozenset(
         "members",
     }
 )
-_MAP_FIELDS = frozenset({"counters", "max_counters", "commander_damage"})
+MAP_FIELDS = frozenset({"counters", "max_counters", "commander_damage"})
 _PT = re.compile(r"^(-?[0-9]+)/(-?[0-9]+)$")
 
 
@@ -1394,18 +1393,18 @@ def _compact_int(text: str) -> object:
 
 def _compact_value(key: str, text: str, where: str) -> object:
     leaf = key.rsplit(".", 1)[-1]
-    if leaf in _INT_FIELDS:
+    if leaf in INT_FIELDS:
         return _compact_int(text)
-    if leaf in _BOOL_FIELDS:
+    if leaf in BOOL_FIELDS:
         low = text.lower()
         if low in ("true", "oui", "1"):
             return True
         if low in ("false", "non", "0"):
             return False
         return text
-    if leaf in _LIST_FIELDS:
+    if leaf in LIST_FIELDS:
         return [w for w in text.split(",") if w]
-    if leaf in _MAP_FIELDS:
+    if leaf in MAP_FIELDS:
         out: dict[str, object] = {}
         for part in text.split(","):
             if not part:
@@ -1479,7 +1478,7 @@ def parse_compact(text: str) -> dict[str, Any]:
         where = f"ligne {lineno} ({head} {rest[0]})"
         for word in rest[1:]:
             key, sep, value = word.partition("=")
-            if not sep and "." in word and word.rsplit(".", 1)[-1] in _BOOL_FIELDS:
+            if not sep and "." in word and word.rsplit(".", 1)[-1] in BOOL_FIELDS:
                 key, sep, value = word, "=", "true"
             if sep:
                 target = record
@@ -1503,7 +1502,7 @@ def parse_compact(text: str) -> dict[str, Any]:
                 record.setdefault("supertypes", []).append(low)
             elif low in RULE_SUBTYPES and section == "permanents":
                 record.setdefault("subtypes", []).append(RULE_SUBTYPES[low])
-            elif low in _BOOL_FIELDS:
+            elif low in BOOL_FIELDS:
                 record[low] = True
             else:
                 raise BoardError(f"ligne {lineno} : mot « {word} » non compris")

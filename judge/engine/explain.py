@@ -6,7 +6,7 @@ engine never depends on the index loader (`index_rule_text` builds one from a Ru
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -149,6 +149,11 @@ def action_label(kind: str, feminine: bool = False) -> str:
     return ACTION_KINDS.get(kind, kind)
 
 
+def ability_label(ability: str) -> str:
+    """A dies-trigger keyword (`persist`) in French, as board files spell it in English."""
+    return ABILITY_FR.get(ability, ability)
+
+
 def fr_list(items: list[str] | tuple[str, ...]) -> str:
     items = list(items)
     if not items:
@@ -177,9 +182,9 @@ def no_rule_text(number: str) -> str | None:
 # --- JSON --------------------------------------------------------------------------
 
 
-def finding_to_dict(f: Finding, names: dict[str, str] | None = None) -> dict[str, Any]:
-    subject_key = {"object": "object", "player": "player", "team": "team"}[f.subject_kind]
-    d: dict[str, Any] = {"rule": f.rule, "kind": f.kind, subject_key: f.subject}
+def finding_to_dict(f: Finding, names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    # The subject's key is its kind: "object", "player" or "team".
+    d: dict[str, Any] = {"rule": f.rule, "kind": f.kind, f.subject_kind: f.subject}
     if f.subject_kind == "object" and names and names.get(f.subject, f.subject) != f.subject:
         d["name"] = names[f.subject]
     d["why"] = f.why
@@ -206,7 +211,7 @@ def resolution_to_dict(res: Resolution, rule_text: RuleText = no_rule_text) -> d
     """The `--json` output of `judge sba`."""
     from judge.engine.board import board_to_dict
 
-    names = dict(res.names)
+    names = res.names
     return {
         "ruleset": res.ruleset,
         "variant": res.final.variant,
@@ -255,7 +260,7 @@ def finding_label(f: Finding, feminine: set[str]) -> str:
     return action_label(f.kind, f.subject in feminine)
 
 
-def subject_label(f: Finding, names: dict[str, str]) -> str:
+def subject_label(f: Finding, names: Mapping[str, str]) -> str:
     """The player, team or object a finding is about: « Ours (o1) », « joueur Bob »."""
     if f.subject_kind == "player":
         return f"joueur {f.subject}"
@@ -267,6 +272,11 @@ def subject_label(f: Finding, names: dict[str, str]) -> str:
 
 def _rules(f: Finding) -> str:
     return ", ".join((f.rule, *f.also))
+
+
+def _finding_line(f: Finding, names: Mapping[str, str], feminine: set[str]) -> str:
+    """`704.5g — Ours (o1) : détruit — endurance 2, 2 blessures marquées.`"""
+    return f"{_rules(f)} — {subject_label(f, names)} : {finding_label(f, feminine)} — {f.why}."
 
 
 def _quote(text: str, indent: str) -> list[str]:
@@ -350,14 +360,15 @@ def render_board(board: Board) -> list[str]:
     if board.stack:
         lines.append("  Pile (du bas vers le haut) :")
         for s in board.stack:
-            ability = ABILITY_FR.get(s.ability, s.ability)
-            lines.append(f"    {ability} {de(s.source)}, contrôlée par {s.controller}")
+            lines.append(
+                f"    {ability_label(s.ability)} {de(s.source)}, contrôlée par {s.controller}"
+            )
     return lines
 
 
 def render_text(res: Resolution, rule_text: RuleText = no_rule_text) -> str:
     """The French text output of `judge sba`."""
-    names = dict(res.names)
+    names = res.names
     feminine = feminine_ids(res.initial)
     quote = _Quoter(rule_text)
     out: list[str] = []
@@ -380,21 +391,19 @@ def render_text(res: Resolution, rule_text: RuleText = no_rule_text) -> str:
         out.append("")
         out.append(f"Passe {p.number}" + ("" if p.actions else " : aucune action"))
         for a in p.actions:
-            label = finding_label(a, feminine)
-            out.append(f"  • {_rules(a)} — {subject_label(a, names)} : {label} — {a.why}.")
+            out.append(f"  • {_finding_line(a, names, feminine)}")
             out += quote((a.rule, *a.also), "      ")
         if p.not_applied:
             out.append("  Non appliqué :")
             for n in p.not_applied:
-                label = finding_label(n, feminine)
-                out.append(f"  ◦ {_rules(n)} — {subject_label(n, names)} : {label} — {n.why}.")
+                out.append(f"  ◦ {_finding_line(n, names, feminine)}")
                 out += quote((n.rule, *n.also), "      ")
     if res.triggers:
         out.append("")
         out.append("Capacités déclenchées mises sur la pile :")
         for t in res.triggers:
             out.append(
-                f"  • {ABILITY_FR.get(t.ability, t.ability)} {de(t.name)} ({t.source}), "
+                f"  • {ability_label(t.ability)} {de(t.name)} ({t.source}), "
                 f"contrôlée par {t.controller}, "
                 f"après la passe {t.after_pass} — {t.why} ({t.rule})."
             )
@@ -418,8 +427,7 @@ def render_text(res: Resolution, rule_text: RuleText = no_rule_text) -> str:
         if res.pending:
             out.append("  Actions qui seront effectuées en même temps :")
             for f in res.pending:
-                label = finding_label(f, feminine)
-                out.append(f"    {_rules(f)} — {subject_label(f, names)} : {label} — {f.why}.")
+                out.append(f"    {_finding_line(f, names, feminine)}")
     if res.stopped and res.stopped != "choice":
         out.append("")
         out.append(STOP_LABELS[res.stopped])

@@ -616,12 +616,12 @@ def _choice_never_applies(
     return None
 
 
-def _choice_warnings(board: Board, ruleset: Ruleset, used: set[str], complete: bool) -> list[str]:
-    """Stated choices that match nothing: those that can never apply, and, once the
-    resolution is complete, those that no check used."""
+def _choice_warnings(snap: Snapshot, ruleset: Ruleset, used: set[str], complete: bool) -> list[str]:
+    """Stated choices of `snap`'s board that match nothing: those that can never apply, and,
+    once the resolution is complete, those that no check used."""
+    board = snap.board
     if not board.choices.raw:
         return []
-    snap = Snapshot(board)
     legends: dict[object, int] = {}
     for p in snap.legendary:
         if not p.face_down:
@@ -677,8 +677,10 @@ def _resolve(board: Board, ruleset: Ruleset | None, max_passes: int) -> Resoluti
                 out.append(n)
         return tuple(out)
 
+    # The first pass and the choice warnings both look at the initial board: one snapshot.
+    initial_snap = Snapshot(initial)
     for _ in range(max_passes):
-        snap = Snapshot(board)
+        snap = initial_snap if board is initial else Snapshot(board)
         outcomes = _run_checks(snap, checks)
         findings = [o for o in outcomes if isinstance(o, Finding)]
         used_choices.update(f.choice for f in findings if f.choice is not None)
@@ -731,7 +733,7 @@ def _resolve(board: Board, ruleset: Ruleset | None, max_passes: int) -> Resoluti
         stopped=stopped,
         warnings=(
             *_warnings(initial, rs),
-            *_choice_warnings(initial, rs, used_choices, complete=stopped is None),
+            *_choice_warnings(initial_snap, rs, used_choices, complete=stopped is None),
         ),
         names=names,
     )

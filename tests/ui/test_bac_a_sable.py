@@ -148,3 +148,21 @@ def test_bad_cell_is_reported_with_its_place(app: AppTest) -> None:
     message = plain(app.error[0].value)
     assert "Permanents, ligne 1, colonne « Marqueurs »" in message
     assert _button(app, "Lancer").disabled  # type: ignore[attr-defined]
+
+
+def test_sector_choice_skips_creatures_already_given_a_sector() -> None:
+    from judge.engine.board import load_board, parse_compact
+    from judge.engine.resolve import resolve
+    from ui.views.bac_a_sable import _choice_entries
+
+    text = (
+        "player Alice\nplayer Bob\n"
+        'perm sculptor controller=Alice artifact keywords="space sculptor"\n'
+        "perm a controller=Alice creature 1/1\n"
+        "perm b controller=Alice creature 1/1\n"
+        "choice 704.5u creature=a sector=alpha\n"
+    )
+    res = resolve(load_board(parse_compact(text)).board)
+    (needed,) = [c for c in res.choices_needed if c.rule == "704.5u"]
+    entries = _choice_entries(needed, "beta", res.final)
+    assert [e["creature"] for e in entries] == ["b"]

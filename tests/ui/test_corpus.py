@@ -125,3 +125,14 @@ def test_old_index_is_served_while_the_new_one_is_built(
     assert new is not old
     assert "fr-2011-lent" in [e.id for e in new.editions]
     assert "fr-2011-lent" not in [e.id for e in old.editions]  # never mutated
+
+
+def test_damaged_imported_edition_is_reported(app: AppTest, tmp_home: Path) -> None:
+    folder = store.editions_dir(tmp_home) / "fr-casse"
+    folder.mkdir(parents=True)
+    (folder / "edition.json").write_text("{pas du json", encoding="utf-8")
+    open_page(app, links.CORPUS)
+    no_exception(app)
+    warnings = [plain(w.value) for w in app.warning]
+    assert any("Édition importée ignorée" in w and "fr-casse" in w for w in warnings)
+    assert _editions(app) == ["fr-2024", "fr-2011", "fr-pre2009"]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -24,13 +25,16 @@ from judge.engine.board import (
     decode_board_text,
 )
 from judge.engine.explain import (
-    ABILITY_FR,
     RULESET_LABELS,
     STOP_LABELS,
     VARIANT_LABELS,
     ZONE_LABELS,
+    RuleText,
+    ability_label,
     feminine_ids,
     finding_label,
+    index_rule_text,
+    no_rule_text,
     subject_label,
 )
 from judge.engine.resolve import Resolution
@@ -152,6 +156,18 @@ def _player_names(board: dict[str, Any]) -> list[str]:
     return [str(p.get("name")) for p in board.get("players") or [] if p.get("name")]
 
 
+def _table(frame: Any, key: str, columns: dict[str, Any]) -> Any:
+    """One of the board's editable tables (rows may be added and deleted)."""
+    return st.data_editor(
+        frame,
+        num_rows="dynamic",
+        hide_index=True,
+        placeholder="—",
+        key=key,
+        column_config=columns,
+    )
+
+
 def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
     """The editing widgets; returns the board they describe (None when a cell is wrong)."""
     v = st.session_state[VERSION]
@@ -185,13 +201,10 @@ def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
     )
     cfg = st.column_config
     st.markdown("**Joueurs**")
-    players = st.data_editor(
+    players = _table(
         bt.players_frame(board),
-        num_rows="dynamic",
-        hide_index=True,
-        placeholder="—",
-        key=f"bac-joueurs-{v}",
-        column_config={
+        f"bac-joueurs-{v}",
+        {
             "name": cfg.TextColumn(bt.LABELS["name"], required=True),
             "life": cfg.NumberColumn(bt.LABELS["life"], step=1, default=20),
             "poison": cfg.NumberColumn(bt.LABELS["poison"], min_value=0, step=1, default=0),
@@ -204,13 +217,10 @@ def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
         },
     )
     st.markdown("**Permanents** (force et endurance actuelles, marqueurs compris)")
-    permanents = st.data_editor(
+    permanents = _table(
         bt.permanents_frame(board),
-        num_rows="dynamic",
-        hide_index=True,
-        placeholder="—",
-        key=f"bac-permanents-{v}",
-        column_config={
+        f"bac-permanents-{v}",
+        {
             "id": cfg.TextColumn(bt.LABELS["id"], required=True),
             "name": cfg.TextColumn(bt.LABELS["name"]),
             "controller": cfg.SelectboxColumn(bt.LABELS["controller"], options=names),
@@ -248,13 +258,10 @@ def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
         },
     )
     st.markdown("**Autres zones** (cartes, jetons et copies hors du champ de bataille)")
-    others = st.data_editor(
+    others = _table(
         bt.others_frame(board),
-        num_rows="dynamic",
-        hide_index=True,
-        placeholder="—",
-        key=f"bac-zones-{v}",
-        column_config={
+        f"bac-zones-{v}",
+        {
             "id": cfg.TextColumn(bt.LABELS["id"], required=True),
             "name": cfg.TextColumn(bt.LABELS["name"]),
             "zone": cfg.SelectboxColumn(
@@ -296,17 +303,17 @@ def _rule_links(rules: tuple[str, ...], edition: str) -> None:
         links.rule_link(r, edition, icon=":material/gavel:")
 
 
-def _quote(index: RuleIndex, rules: tuple[str, ...], edition: str) -> None:
+def _quote(rule_text: RuleText, rules: tuple[str, ...]) -> None:
     for r in rules:
-        rule = index.get(r, edition) if edition in {e.id for e in index.editions} else None
-        if rule is not None and rule.text:
-            st.caption(md(f"« {r} {rule.text} »"))
+        text = rule_text(r)
+        if text:
+            st.caption(md(f"« {r} {text} »"))
         else:
             st.caption(md(f"Texte de {r} absent du corpus."))
 
 
 def _finding(
-    index: RuleIndex, f: Finding, names: dict[str, str], edition: str, feminine: set[str]
+    rule_text: RuleText, f: Finding, names: Mapping[str, str], edition: str, feminine: set[str]
 ) -> None:
     label = finding_label(f, feminine)
     rules = (f.rule, *f.also)
@@ -317,7 +324,7 @@ def _finding(
             st.markdown(f":{badge}-badge[{md(label)}] **{md(subject_label(f, names))}**")
         if f.why:
             st.markdown(md(f"Pourquoi : {f.why}"))
-        _quote(index, rules, edition)
+        _quote(rule_text, rules)
 
 
 def _choice_entries(c: ChoiceNeeded, option: str, board: Board) -> list[dict[str, Any]]:
@@ -325,10 +332,15 @@ def _choice_entries(c: ChoiceNeeded, option: str, board: Board) -> list[dict[str
     if c.rule == "704.5j":
         return [{"rule": c.rule, "keep": option}]
     if c.rule == "704.5u":
+        # Creatures whose sector the board already states are not asked again.
+        stated = board.choices.sectors
         missing = [
             p.id
             for p in board.permanents
-            if p.is_creature and p.sector is None and p.controller == c.player
+            if p.is_creature
+            and p.sector is None
+            and p.id not in stated
+            and p.controller == c.player
         ]
         return [{"rule": c.rule, "creature": i, "sector": option} for i in missing]
     if c.rule in ("704.5w", "704.5x"):
@@ -338,7 +350,9 @@ def _choice_entries(c: ChoiceNeeded, option: str, board: Board) -> list[dict[str
     return []
 
 
-def _choices(index: RuleIndex, res: Resolution, edition: str, column: str) -> None:
+def _choices(
+    rule_text: RuleText, res: Resolution, edition: str, column: str, feminine: set[str]
+) -> None:
     if not res.choices_needed:
         return
     st.markdown("#### Choix attendus")
@@ -349,7 +363,7 @@ def _choices(index: RuleIndex, res: Resolution, edition: str, column: str) -> No
                 st.markdown(md(f"{c.player} doit choisir {c.choose}"))
             if c.why:
                 st.markdown(md(f"Pourquoi : {c.why}"))
-            _quote(index, (c.rule,), edition)
+            _quote(rule_text, (c.rule,))
             options = list(c.options)
             if c.rule == "704.5u":
                 options = [o for o in options if o in SECTORS]
@@ -374,7 +388,7 @@ def _choices(index: RuleIndex, res: Resolution, edition: str, column: str) -> No
     if res.pending:
         st.markdown("**Actions qui seront effectuées en même temps que ces choix :**")
         for f in res.pending:
-            _finding(index, f, dict(res.names), edition, feminine_ids(res.initial))
+            _finding(rule_text, f, res.names, edition, feminine)
 
 
 def _final_board(board: Board) -> None:
@@ -429,15 +443,16 @@ def _final_board(board: Board) -> None:
             st.markdown(
                 "- "
                 + md(
-                    f"{ABILITY_FR.get(s.ability, s.ability)} — source {s.source}, "
-                    f"contrôlée par {s.controller}"
+                    f"{ability_label(s.ability)} — source {s.source}, contrôlée par {s.controller}"
                 )
             )
 
 
 def show_resolution(index: RuleIndex, res: Resolution, column: str) -> None:
     edition = res.ruleset  # the rulesets are named after the editions they quote
-    names = dict(res.names)
+    known = edition in {e.id for e in index.editions}
+    rule_text = index_rule_text(index, edition) if known else no_rule_text
+    names = res.names
     feminine = feminine_ids(res.initial)
     label = RULESET_LABELS.get(res.ruleset, res.ruleset)
     st.subheader(md(label[:1].upper() + label[1:]), anchor=False)
@@ -450,11 +465,11 @@ def show_resolution(index: RuleIndex, res: Resolution, column: str) -> None:
     for p in res.passes:
         st.markdown(f"#### Passe {p.number}" + ("" if p.actions else " : aucune action"))
         for a in p.actions:
-            _finding(index, a, names, edition, feminine)
+            _finding(rule_text, a, names, edition, feminine)
         if p.not_applied:
             st.markdown("**Non appliqué**")
             for f in p.not_applied:
-                _finding(index, f, names, edition, feminine)
+                _finding(rule_text, f, names, edition, feminine)
     if res.triggers:
         st.markdown("#### Capacités déclenchées mises sur la pile")
         for t in res.triggers:
@@ -462,18 +477,18 @@ def show_resolution(index: RuleIndex, res: Resolution, column: str) -> None:
                 with st.container(horizontal=True, gap="small", vertical_alignment="center"):
                     _rule_links((t.rule,), edition)
                     st.markdown(
-                        f":green-badge[{md(ABILITY_FR.get(t.ability, t.ability))}] "
+                        f":green-badge[{md(ability_label(t.ability))}] "
                         f"**{md(t.name)} ({md(t.source)})**"
                     )
                 st.markdown(
                     md(f"Contrôlée par {t.controller}, après la passe {t.after_pass} — {t.why}")
                 )
-                _quote(index, (t.rule,), edition)
+                _quote(rule_text, (t.rule,))
     if res.losers:
         st.error(md(f"Ont perdu la partie : {', '.join(res.losers)}."), icon=":material/flag:")
     elif not res.choices_needed:
         st.success("Aucun joueur ne perd la partie.")
-    _choices(index, res, edition, column)
+    _choices(rule_text, res, edition, column, feminine)
     if res.stopped and res.stopped != "choice":
         st.warning(md(STOP_LABELS.get(res.stopped, res.stopped)))
     _final_board(res.final)

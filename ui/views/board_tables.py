@@ -15,8 +15,12 @@ from typing import Any
 
 import pandas as pd  # type: ignore[import-untyped]
 
+# A cell is read as the file format types its field (only the columns below are looked up).
+from judge.engine.board import BOOL_FIELDS, INT_FIELDS, LIST_FIELDS
+
 EXTRA = "extra"
 
+# The fields a judge edits most, in the order shown.
 PLAYER_COLUMNS = ("name", "life", "poison", "drew_from_empty_library", "cant_lose", "lost")
 PERMANENT_COLUMNS = (
     "id",
@@ -38,11 +42,6 @@ PERMANENT_COLUMNS = (
     "attached_to",
 )
 OTHER_COLUMNS = ("id", "name", "zone", "owner", "token")
-LIST_FIELDS = frozenset({"types", "supertypes", "subtypes", "keywords"})
-INT_FIELDS = frozenset(
-    {"life", "poison", "power", "toughness", "damage", "deathtouch_damage", "regeneration_shields"}
-)
-BOOL_FIELDS = frozenset({"drew_from_empty_library", "cant_lose", "lost", "indestructible", "token"})
 # Defaults a row needs no mention of in the file.
 DEFAULTS: dict[str, Any] = {
     "poison": 0,
@@ -124,8 +123,6 @@ def frame(items: Sequence[Mapping[str, Any]], columns: Sequence[str]) -> pd.Data
             df[col] = df[col].astype("Int64")
         elif col in BOOL_FIELDS:
             df[col] = df[col].astype(bool)
-        elif col in LIST_FIELDS:
-            df[col] = df[col].astype(object)
         else:
             df[col] = df[col].astype(object)
     df[EXTRA] = df[EXTRA].astype(object)

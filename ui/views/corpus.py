@@ -218,6 +218,8 @@ def main() -> None:
     if flash:
         st.success(md(flash), icon=":material/check_circle:")
     index = resources.rule_index()
+    for warning in index.warnings:  # damaged imported editions, left out of the index
+        st.warning(md(warning), icon=":material/warning:")
     st.subheader("Éditions")
     _editions_table(index)
     st.caption(md(f"Éditions importées : {store.editions_dir()}"))
