@@ -380,6 +380,17 @@ class _Page:
 
     # --- blocks --------------------------------------------------------------------------
 
+    def switch_mode(self, text: str) -> bool:
+        """A "Glossaire" or "Crédits" title: switch mode and say so."""
+        mark = text.lower().rstrip(" :")
+        if mark in _GLOSSARY_MARKERS:
+            self.mode = "glossary"
+        elif mark in _END_MARKERS:
+            self.mode = "after"
+        else:
+            return False
+        return True
+
     def heading(self, tag: Tag) -> None:
         text = _clean(_text_of(tag.children))
         line = tag.sourceline or 1
@@ -388,12 +399,7 @@ class _Page:
             if number:
                 self.pending = number
             return
-        mark = text.lower().rstrip(" :")
-        if mark in _GLOSSARY_MARKERS:
-            self.mode = "glossary"
-            return
-        if mark in _END_MARKERS:
-            self.mode = "after"
+        if self.switch_mode(text):
             return
         m = _LEAD_RE.match(text)
         number = numbers.canonical(m.group(1)) if m else None
@@ -424,15 +430,9 @@ class _Page:
     ) -> None:
         if not text or self.mode == "after" or _toc_link_text(nodes) is not None:
             return
-        if self.mode in ("rules", "glossary"):
-            # A "Glossaire" / "Crédits" title written as a paragraph, not a heading.
-            mark = text.lower().rstrip(" :")
-            if mark in _GLOSSARY_MARKERS:
-                self.mode = "glossary"
-                return
-            if mark in _END_MARKERS:
-                self.mode = "after"
-                return
+        # A "Glossaire" / "Crédits" title written as a paragraph, not a heading.
+        if self.mode in ("rules", "glossary") and self.switch_mode(text):
+            return
         if self.mode == "glossary":
             self.glossary_block(text, line, nodes)
             return
