@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from judge.rules.concordance import inline_view, side_view
+from judge import inline_view, side_view
+
+if TYPE_CHECKING:
+    from judge import DiffPart
 
 # CommonMark lets a backslash escape any ASCII punctuation character.
 _PUNCT = re.compile(r"([!-/:-@\[-`{-~])")
@@ -83,8 +87,8 @@ def _mark(text: str, directive: str) -> str:
     return f"{md(lead)}:{directive}[{md(text.strip())}]{md(trail)}"
 
 
-def diff_sides(ops: Iterable[tuple[str, str]]) -> tuple[str, str]:
-    """Old and new text of a word diff (`judge.rules.concordance.diff_rules`) as escaped
+def diff_sides(ops: Iterable[DiffPart]) -> tuple[str, str]:
+    """Old and new text of a word diff (`Judge.diff`, `Comparison.diff`) as escaped
     Markdown, each side with its own words and spacing: deletions in red on the old side,
     insertions in green on the new side, and a cross-reference renumbered with the rules
     (`408` on one side, `117` on the other) in blue on both. Changes of spacing or of the
@@ -110,7 +114,7 @@ _SIDE_COLOURS = {
 }
 
 
-def diff_inline(ops: Iterable[tuple[str, str]]) -> str:
+def diff_inline(ops: Iterable[DiffPart]) -> str:
     """One text (the new one, each deletion where it was): deletions struck through in red,
     insertions in green, renumbered cross-references (`408 → 117`) in blue."""
     out: list[str] = []

@@ -1,139 +1,115 @@
-"""What the app loads once per process: the rule index and the search index. Pages only call
-the functions here.
+"""What the app loads once per process: one `Judge` per store generation. Pages get it here,
+and only here (`judge()`).
 
-Each resource is an `st.cache_resource` keyed on the store's *generation*: a cheap stamp of
-$JUDGE_HOME and of the editions stored in it (folder names and the times their `edition.json`
-were written). Cached objects are never mutated: when an edition is ingested the generation
-changes and a new index is built beside the old one. Until that build is finished, sessions
-keep reading the last index that was ready (`_ready`), so a reader never waits for, nor sees,
-a half-built index.
+A Judge is an `st.cache_resource` keyed on the store's *generation* (`judge.generation()`: a
+cheap stamp of $JUDGE_HOME and of the editions stored in it). A cached Judge is never mutated:
+when an edition is ingested or removed the generation changes and a new Judge is opened beside
+the old one, which is closed when the cache lets it go. Until the new one is ready (its rule
+index and its search index, `rebuild`), sessions keep reading the last Judge that was ready, so
+a reader never waits for, nor sees, a half-built one. That bookkeeping lives in one `Registry`,
+itself a cached resource: this module holds no mutable state of its own.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import streamlit as st
 
-from judge.rules import store
-from judge.rules.index import CORPUS_DIR, RuleIndex, load_index
-from judge.search.index import ensure_index
-from judge.search.query import Searcher
+from judge import Generation, Judge, generation, open_judge
+
+MAX_GENERATIONS = 8
 
 
-@dataclass(frozen=True)
-class Generation:
-    home: str
-    stamp: tuple[tuple[str, int], ...]
+@dataclass
+class Registry:
+    """For each store (home): the generation whose Judge was last fully built, and the
+    generations being built now. Shared by every session; every access holds `lock`."""
 
-    @property
-    def key(self) -> str:
-        return repr((self.home, self.stamp))
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    ready: dict[str, str] = field(default_factory=dict)
+    building: set[str] = field(default_factory=set)
 
+    def choose(self, gen: Generation) -> str:
+        """The generation to read: the current one, unless someone else is building it and
+        an older one is ready."""
+        with self.lock:
+            ready = self.ready.get(gen.home)
+            if ready is not None and ready != gen.key and gen.key in self.building:
+                return ready
+            return gen.key
 
-def current_generation() -> Generation:
-    home = store.home_dir()
-    stamp: list[tuple[str, int]] = []
-    manifest = CORPUS_DIR / "editions.toml"
-    if manifest.is_file():
-        stamp.append(("corpus", manifest.stat().st_mtime_ns))
-    root = store.editions_dir()
-    if root.is_dir():
-        for folder in sorted(root.iterdir()):
-            meta = folder / "edition.json"
-            if folder.name.startswith(".") or not meta.is_file():
-                continue
-            stamp.append((folder.name, meta.stat().st_mtime_ns))
-    return Generation(str(home.resolve()), tuple(stamp))
+    def start(self, gen: Generation) -> None:
+        with self.lock:
+            self.building.add(gen.key)
 
+    def finish(self, gen: Generation, *, built: bool) -> None:
+        with self.lock:
+            self.building.discard(gen.key)
+            if built:
+                self.ready[gen.home] = gen.key
 
-# home -> generation key of the last index fully built; generation keys being built now.
-_lock = threading.Lock()
-_ready: dict[str, str] = {}
-_building: set[str] = set()
-
-
-@st.cache_resource(show_spinner=False, max_entries=8)
-def _rules(generation_key: str) -> RuleIndex:
-    # load_index reads $JUDGE_HOME itself; the key only tells the cache which store it saw.
-    return load_index()
+    def mark_ready(self, gen: Generation) -> None:
+        with self.lock:
+            if gen.key not in self.building:
+                self.ready[gen.home] = gen.key
 
 
-def _resolve(generation: Generation) -> str:
-    """The generation to read: the current one, unless it is being built by someone else."""
-    with _lock:
-        ready = _ready.get(generation.home)
-        if ready is not None and ready != generation.key and generation.key in _building:
-            return ready
-        return generation.key
+@st.cache_resource(show_spinner=False)
+def _registry() -> Registry:
+    return Registry()
 
 
-@st.cache_resource(show_spinner=False, max_entries=8)
-def _searcher(generation_key: str) -> Searcher:
-    # Opened on the very RuleIndex object the pages read for this generation. The search
-    # index on disk is keyed by the content of that index (under $JUDGE_HOME/cache) and
-    # built there first when missing.
-    return Searcher(_rules(generation_key))
+def _release(judge: Judge) -> None:
+    """A Judge evicted from the cache (an old generation): close its search index."""
+    judge.close()
 
 
-def _key() -> str:
-    gen = current_generation()
-    key = _resolve(gen)
-    _rules(key)
-    with _lock:
-        if key == gen.key:
-            _ready[gen.home] = key
-    return key
+@st.cache_resource(show_spinner=False, max_entries=MAX_GENERATIONS, on_release=_release)
+def _judge(generation_key: str, home: str) -> Judge:
+    # The key tells the cache which generation of the store under `home` it saw.
+    return open_judge(Path(home))
 
 
-def rule_index() -> RuleIndex:
-    return _rules(_key())
+def judge() -> Judge:
+    """The Judge of the store as it is now, or the last one ready while that is being built."""
+    gen = generation()
+    registry = _registry()
+    key = registry.choose(gen)
+    found = _judge(key, gen.home)
+    if key == gen.key:
+        registry.mark_ready(gen)
+    return found
 
 
-def searcher() -> Searcher:
-    """The search index of the same generation as `rule_index()` (its `.index`)."""
-    return _searcher(_key())
-
-
-def rebuild(step: Callable[[float, str], object] | None = None) -> RuleIndex:
-    """Build the index of the store as it is now, then make it the one every session reads.
-
-    `step(fraction, message)` is called between stages (for a progress bar)."""
+def rebuild(step: Callable[[float, str], object] | None = None) -> Judge:
+    """Open the Judge of the store as it is now and build its search index, then make it the
+    one every session reads. `step(fraction, message)` is called between stages (for a
+    progress bar)."""
 
     def report(fraction: float, message: str) -> None:
         if step is not None:
             step(fraction, message)
 
-    gen = current_generation()
-    with _lock:
-        _building.add(gen.key)
+    gen = generation()
+    registry = _registry()
+    registry.start(gen)
+    built = False
     try:
         report(0.05, "Analyse des éditions…")
-        index = _rules(gen.key)
+        found = _judge(gen.key, gen.home)
         report(0.4, "Index des règles prêt ; index de recherche…")
 
         def searched(done: int, total: int) -> None:
             report(0.4 + 0.6 * done / max(total, 1), f"Index de recherche : {done}/{total}")
 
-        # Built on disk outside the cached function (which must not touch any element),
-        # then opened by it in a few milliseconds.
-        ensure_index(index, progress=searched)
-        _searcher(gen.key)
+        # Outside the cached function (which must not touch any element): the progress bar.
+        found.searcher(progress=searched)
         report(1.0, "Index de recherche prêt.")
+        built = True
     finally:
-        with _lock:
-            _building.discard(gen.key)
-    with _lock:
-        _ready[gen.home] = gen.key
-    return index
-
-
-def shipped_ids() -> frozenset[str]:
-    return frozenset(ed.id for ed in rule_index().editions if ed.shipped)
-
-
-def home() -> Path:
-    return store.home_dir()
+        registry.finish(gen, built=built)
+    return found

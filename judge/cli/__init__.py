@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from importlib.metadata import version
 from typing import Any
 
-from judge.cli import compare, rules, sba, search
-from judge.rules.errors import JudgeError
+from judge import JudgeError
+from judge.cli import compare, history, rules, sba, search
 
-COMMAND_MODULES = (rules, sba, search, compare)
+COMMAND_MODULES = (rules, sba, search, compare, history)
 
 
 # argparse's own messages, in French.

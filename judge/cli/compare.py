@@ -12,17 +12,12 @@ the new text exactly, equal + delete + the old side (before the arrow) the old t
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from collections.abc import Iterable
 
-from judge.cli.rules import load_cli_index
-from judge.rules.concordance import (
-    Comparison,
-    ComparisonError,
-    compare,
-    inline_view,
-    method_label,
-)
+from judge import Comparison, ComparisonError, DiffPart, inline_view
+from judge.cli.rules import load_cli_judge, print_json
+from judge.fr import METHOD
 
 MARKERS: dict[str, tuple[str, str]] = {
     "delete": ("[-", "-]"),
@@ -52,21 +47,20 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
-    index = load_cli_index()
+    judge = load_cli_judge()
     try:
-        comparison = compare(index, args.number, args.from_edition, args.to_edition)
+        comparison = judge.compare(args.number, args.from_edition, args.to_edition)
     except ComparisonError as exc:
         print(exc.message, file=sys.stderr)
         return 1
     if args.json:
-        json.dump(comparison.to_dict(), sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        print_json(comparison.to_dict())
     else:
         print(format_comparison(comparison))
     return 0
 
 
-def render_diff(diff: tuple[tuple[str, str], ...] | list[tuple[str, str]]) -> str:
+def render_diff(diff: Iterable[DiffPart]) -> str:
     """The diff as one text (the new text with each deletion where it was), changes marked;
     spaces stay outside the markers."""
     out = []
@@ -88,7 +82,7 @@ def format_comparison(c: Comparison) -> str:
     via = f", par {', '.join(link.via)}" if link.via else ""
     lines = [
         f"{c.old.edition} {c.old.number}  →  {c.new.edition} {c.new.number}",
-        f"Concordance : {method_label(link.method)} ({link.method}), confiance "
+        f"Concordance : {METHOD.get(link.method, link.method)} ({link.method}), confiance "
         f"{link.confidence:.2f}, {moved}{via}",
         "",
         f"[{c.old.edition}] {c.old.number}",

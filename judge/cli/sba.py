@@ -4,21 +4,11 @@ actions on a board file and explain each one by quoting its rule."""
 from __future__ import annotations
 
 import argparse
-import json
 import sys
-from dataclasses import replace
 from pathlib import Path
 
-from judge.engine.board import RULESETS, BoardError, Ruleset, load_board_file
-from judge.engine.explain import (
-    RuleText,
-    index_rule_text,
-    no_rule_text,
-    render_text,
-    resolution_to_dict,
-)
-from judge.engine.resolve import resolve
-from judge.rules.errors import JudgeError
+from judge.cli.rules import print_json
+from judge.fr import RULESET_LABELS
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -33,45 +23,37 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--ruleset",
         metavar="RÈGLES",
         default=None,
-        help=f"jeu de règles ({' ou '.join(RULESETS)}) ; par défaut celui du plateau",
+        help=f"jeu de règles ({' ou '.join(RULESET_LABELS)}) ; par défaut celui du plateau",
     )
     p.add_argument("--json", action="store_true", help="sortie JSON")
     p.set_defaults(func=run)
 
 
-def _rule_text(ruleset: Ruleset) -> tuple[RuleText, str | None]:
-    try:
-        from judge.rules.index import load_index
-
-        return index_rule_text(load_index(), ruleset), None
-    except JudgeError as exc:
-        return no_rule_text, f"index des règles indisponible, textes non cités ({exc.message})"
-
-
 def run(args: argparse.Namespace) -> int:
-    ruleset_arg = args.ruleset
-    if ruleset_arg is not None and ruleset_arg not in RULESETS:
+    # The board engine loads only for this command.
+    from judge import RULESETS, BoardError, JudgeError, load_board_file, open_judge, resolve_board
+
+    ruleset = args.ruleset
+    if ruleset is not None and ruleset not in RULESETS:
         print(
-            f"Erreur : --ruleset « {ruleset_arg} » inconnu (valeurs : {', '.join(RULESETS)})",
+            f"Erreur : --ruleset « {ruleset} » inconnu (valeurs : {', '.join(RULESETS)})",
             file=sys.stderr,
         )
         return 2
     try:
-        loaded = load_board_file(args.board)
-        ruleset: Ruleset = ruleset_arg or loaded.board.ruleset
-        res = resolve(loaded.board, ruleset)
+        view = resolve_board(load_board_file(args.board), ruleset)
     except BoardError as exc:
         # Messages about the file itself start with its name.
         named = exc.message.startswith(f"{Path(args.board)} : ")
         where = "" if named else f" dans le plateau {args.board}"
         print(f"Erreur{where} : {exc.message}", file=sys.stderr)
         return 2
-    rule_text, problem = _rule_text(ruleset)
-    warnings = (*loaded.warnings, *res.warnings, *([problem] if problem else []))
-    res = replace(res, warnings=warnings)
+    try:
+        view = open_judge().quote(view)
+    except JudgeError as exc:
+        view = view.warn(f"index des règles indisponible, textes non cités ({exc.message})")
     if args.json:
-        json.dump(resolution_to_dict(res, rule_text), sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        print_json(view.to_dict())
     else:
-        print(render_text(res, rule_text))
+        print(view.text())
     return 0

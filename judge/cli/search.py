@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from judge.cli.rules import load_cli_index
-from judge.search.query import Hit, Searcher, SearchResult, render
+from judge.cli.rules import load_cli_judge, print_json
+
+if TYPE_CHECKING:
+    from judge import SearchResult
 
 _BOLD, _RESET = "\033[1m", "\033[0m"
 
@@ -76,44 +77,26 @@ class _Progress:
 
 def run(args: argparse.Namespace) -> int:
     query = " ".join(args.query)
-    index = load_cli_index()
-    with Searcher(index, progress=_Progress(sys.stderr)) as searcher:
-        result = searcher.search(
-            query, editions=args.edition, language=args.language, limit=args.limit
+    with load_cli_judge() as judge:
+        view = judge.search(
+            query,
+            editions=args.edition,
+            language=args.language,
+            limit=args.limit,
+            progress=_Progress(sys.stderr),
         )
+    result = view.result
     if args.json:
-        json.dump(result_to_dict(result), sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        print_json(view.to_dict())
     else:
         color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
         sys.stdout.write(format_result(result, color=color))
     return 0 if result.hits else 1
 
 
-def hit_to_dict(hit: Hit) -> dict[str, Any]:
-    return {
-        "edition": hit.edition,
-        "rule": hit.rule,
-        "kind": hit.kind,
-        "title": hit.title,
-        "breadcrumb": hit.breadcrumb,
-        "snippet": hit.snippet,
-        "score": hit.score,
-        "language": hit.language,
-    }
-
-
-def result_to_dict(result: SearchResult) -> dict[str, Any]:
-    return {
-        "query": result.query,
-        "corrected": result.corrected,
-        "message": result.message,
-        "expansions": list(result.expansions),
-        "hits": [hit_to_dict(h) for h in result.hits],
-    }
-
-
 def format_result(result: SearchResult, color: bool = False) -> str:
+    from judge import render
+
     lines: list[str] = []
     if result.corrected:
         lines.append(f"Résultats pour « {result.corrected} » (saisi : « {result.query.strip()} »)")

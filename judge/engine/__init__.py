@@ -1,44 +1,109 @@
 """The state-based-action engine: a board sandbox under the current rules (704) and the
-pre-2009 rules (420), every action explained by the rule it comes from."""
+pre-2009 rules (420), every action explained by the rule it comes from.
 
-from judge.engine.board import (
+This is the package's door: callers import from `judge.engine` only. Inside, the arrows
+go one way: vocabulary → state → checks (current, pre2009) → rulesets → records and
+compact → loading → perform → resolve → explain. French words come from `judge.fr`."""
+
+from judge.engine.compact import parse_compact
+from judge.engine.errors import BoardError, UnknownRuleset
+from judge.engine.explain import (
+    RuleText,
+    ability_label,
+    action_label,
+    feminine_ids,
+    finding_label,
+    index_rule_text,
+    no_rule_text,
+    render_text,
+    resolution_to_dict,
+    subject_label,
+)
+from judge.engine.loading import (
+    LoadedBoard,
+    board_to_dict,
+    decode_board_text,
+    load_board,
+    load_board_file,
+)
+from judge.engine.perform import Trigger
+from judge.engine.resolve import Pass, Resolution, check_state, next_event, resolve
+from judge.engine.rulesets import RULESETS, Ruleset, find_ruleset
+from judge.engine.state import (
     Board,
-    BoardError,
     ChoiceNeeded,
     Finding,
-    LoadedBoard,
     OtherObject,
     Permanent,
     Player,
     Team,
-    board_to_dict,
-    load_board,
-    load_board_file,
-    parse_compact,
 )
-from judge.engine.explain import index_rule_text, render_text, resolution_to_dict
-from judge.engine.resolve import Pass, Resolution, Trigger, check_state, resolve
+from judge.engine.vocabulary import (
+    BOOL_FIELDS,
+    CARD_TYPES,
+    DEFAULT_RULESET,
+    INT_FIELDS,
+    LIST_FIELDS,
+    RULE_SUBTYPES,
+    SECTORS,
+    SUPERTYPES,
+    VARIANTS,
+    ZONES,
+    ActionKind,
+    NoteKind,
+    RulesetName,
+    Variant,
+    Zone,
+)
 
 __all__ = [
+    "BOOL_FIELDS",
+    "CARD_TYPES",
+    "DEFAULT_RULESET",
+    "INT_FIELDS",
+    "LIST_FIELDS",
+    "RULESETS",
+    "RULE_SUBTYPES",
+    "SECTORS",
+    "SUPERTYPES",
+    "VARIANTS",
+    "ZONES",
+    "ActionKind",
     "Board",
     "BoardError",
     "ChoiceNeeded",
     "Finding",
     "LoadedBoard",
+    "NoteKind",
     "OtherObject",
     "Pass",
     "Permanent",
     "Player",
     "Resolution",
+    "RuleText",
+    "Ruleset",
+    "RulesetName",
     "Team",
     "Trigger",
+    "UnknownRuleset",
+    "Variant",
+    "Zone",
+    "ability_label",
+    "action_label",
     "board_to_dict",
     "check_state",
+    "decode_board_text",
+    "feminine_ids",
+    "find_ruleset",
+    "finding_label",
     "index_rule_text",
     "load_board",
     "load_board_file",
+    "next_event",
+    "no_rule_text",
     "parse_compact",
     "render_text",
     "resolution_to_dict",
     "resolve",
+    "subject_label",
 ]

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from judge.engine.board import (
-    BoardError,
+from judge.engine.errors import BoardError
+from judge.engine.state import (
     Check,
     ChoiceNeeded,
     Finding,
@@ -16,9 +16,10 @@ from judge.engine.board import (
     Outcome,
     Permanent,
     Snapshot,
-    choice_key,
 )
-from judge.engine.explain import de, fr_list, french_words, plural
+from judge.engine.vocabulary import ActionKind, NoteKind, choice_key
+from judge.engine.wording import de, fr_list, french_words, plural
+from judge.fr import ZONE_AT, ZONE_IN
 
 # --- shared helpers (also used by pre2009.py) ------------------------------------
 
@@ -100,7 +101,11 @@ def player_zero_or_less_life(s: Snapshot) -> Iterator[Outcome]:
     for p in s.board.players:
         if not p.lost and p.life <= 0:
             yield Finding(
-                "704.5a", "lose_game", p.name, "player", f"{plural(p.life, 'point de vie')}"
+                "704.5a",
+                ActionKind.LOSE_GAME,
+                p.name,
+                "player",
+                f"{plural(p.life, 'point de vie')}",
             )
 
 
@@ -110,7 +115,7 @@ def player_drew_from_empty_library(s: Snapshot) -> Iterator[Outcome]:
         if not p.lost and p.drew_from_empty_library:
             yield Finding(
                 "704.5b",
-                "lose_game",
+                ActionKind.LOSE_GAME,
                 p.name,
                 "player",
                 "a tenté de piocher dans une bibliothèque vide depuis la dernière vérification",
@@ -122,34 +127,31 @@ def player_ten_or_more_poison(s: Snapshot) -> Iterator[Outcome]:
     for p in s.board.players:
         if not p.lost and p.poison >= 10:
             yield Finding(
-                "704.5c", "lose_game", p.name, "player", plural(p.poison, "marqueur poison")
+                "704.5c",
+                ActionKind.LOSE_GAME,
+                p.name,
+                "player",
+                plural(p.poison, "marqueur poison"),
             )
 
 
 # --- 704.5d–e: tokens and copies outside their zones ------------------------------------
-
-ZONE_FR = {
-    "library": "la bibliothèque",
-    "hand": "la main",
-    "graveyard": "le cimetière",
-    "exile": "l'exil",
-    "stack": "la pile",
-    "command": "la zone de commandement",
-}
 
 
 def token_outside_battlefield(s: Snapshot) -> Iterator[Outcome]:
     """704.5d — a token in a zone other than the battlefield ceases to exist."""
     for o in s.board.other_zones:
         if o.token:
-            yield Finding("704.5d", "cease_to_exist", o.id, why=f"jeton dans {ZONE_FR[o.zone]}")
+            yield Finding(
+                "704.5d", ActionKind.CEASE_TO_EXIST, o.id, why=f"jeton dans {ZONE_IN[o.zone]}"
+            )
 
 
 def _copy_outside_zone(o: OtherObject) -> str | None:
     if o.spell_copy and o.zone != "stack":
-        return f"copie d'un sort dans {ZONE_FR[o.zone]}"
+        return f"copie d'un sort dans {ZONE_IN[o.zone]}"
     if o.card_copy and o.zone != "stack":
-        return f"copie d'une carte dans {ZONE_FR[o.zone]}"
+        return f"copie d'une carte dans {ZONE_IN[o.zone]}"
     return None
 
 
@@ -159,7 +161,7 @@ def copy_outside_allowed_zone(s: Snapshot) -> Iterator[Outcome]:
     for o in s.board.other_zones:
         why = _copy_outside_zone(o)
         if why:
-            yield Finding("704.5e", "cease_to_exist", o.id, why=why)
+            yield Finding("704.5e", ActionKind.CEASE_TO_EXIST, o.id, why=why)
 
 
 # --- 704.5f–h: creatures -------------------------------------------------------------
@@ -169,7 +171,7 @@ def zero_toughness_notes(p: Permanent, rule: str) -> Iterator[Finding]:
     if p.regeneration_shields:
         yield Finding(
             rule,
-            "not_replaceable",
+            NoteKind.NOT_REPLACEABLE,
             p.id,
             why=f"{plural(p.regeneration_shields, 'bouclier de régénération')} : la régénération "
             f"ne peut pas remplacer cet événement",
@@ -178,7 +180,7 @@ def zero_toughness_notes(p: Permanent, rule: str) -> Iterator[Finding]:
     if p.is_indestructible:
         yield Finding(
             rule,
-            "not_prevented",
+            NoteKind.NOT_PREVENTED,
             p.id,
             why="la créature n'est pas détruite mais mise au cimetière : l'indestructibilité "
             "ne l'empêche pas",
@@ -191,7 +193,7 @@ def creature_zero_or_less_toughness(s: Snapshot) -> Iterator[Outcome]:
     cannot replace this."""
     for p in s.low_toughness:
         if p.toughness is not None and p.toughness <= 0:
-            yield Finding("704.5f", "put_into_graveyard", p.id, why=_pt(p))
+            yield Finding("704.5f", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=_pt(p))
             yield from zero_toughness_notes(p, "704.5f")
 
 
@@ -205,7 +207,7 @@ def creature_lethal_damage(s: Snapshot) -> Iterator[Outcome]:
     for p in s.damaged:
         t = p.toughness
         if t is not None and t > 0 and p.damage > 0 and p.damage >= t:
-            yield Finding("704.5g", "destroy", p.id, why=lethal_damage_why(p))
+            yield Finding("704.5g", ActionKind.DESTROY, p.id, why=lethal_damage_why(p))
 
 
 def creature_deathtouch_damage(s: Snapshot) -> Iterator[Outcome]:
@@ -217,7 +219,7 @@ def creature_deathtouch_damage(s: Snapshot) -> Iterator[Outcome]:
             dmg = plural(p.deathtouch_damage, "blessure infligée", "blessures infligées")
             yield Finding(
                 "704.5h",
-                "destroy",
+                ActionKind.DESTROY,
                 p.id,
                 why=f"{_pt(p)}, {dmg} par une source avec le contact mortel depuis la dernière "
                 f"vérification",
@@ -231,7 +233,7 @@ def planeswalker_zero_loyalty(s: Snapshot) -> Iterator[Outcome]:
     """704.5i — a planeswalker with loyalty 0 goes to its owner's graveyard."""
     for p in s.planeswalkers:
         if p.counter("loyalty") == 0:
-            yield Finding("704.5i", "put_into_graveyard", p.id, why="loyauté 0")
+            yield Finding("704.5i", ActionKind.PUT_INTO_GRAVEYARD, p.id, why="loyauté 0")
 
 
 def legend_rule(s: Snapshot) -> Iterator[Outcome]:
@@ -251,7 +253,7 @@ def legend_rule(s: Snapshot) -> Iterator[Outcome]:
             if others:
                 yield Finding(
                     "704.5j",
-                    "not_applicable",
+                    NoteKind.NOT_APPLICABLE,
                     group[0].id,
                     why=f"même nom « {name} » qu'un permanent légendaire contrôlé par "
                     f"{fr_list(others)} : les contrôleurs sont différents",
@@ -280,7 +282,7 @@ def legend_rule(s: Snapshot) -> Iterator[Outcome]:
             if i != kept[0]:
                 yield Finding(
                     "704.5j",
-                    "put_into_graveyard",
+                    ActionKind.PUT_INTO_GRAVEYARD,
                     i,
                     why=f"{controller} contrôle {len(ids)} permanents légendaires nommés "
                     f"« {name} » et garde {s.label(kept[0])}",
@@ -303,7 +305,7 @@ def world_rule(s: Snapshot) -> Iterator[Outcome]:
             why += "le moins longtemps"
         else:
             why = f"{len(s.world)} permanents « du monde », égalité d'horodatage ({newest})"
-        yield Finding("704.5k", "put_into_graveyard", p.id, why=why)
+        yield Finding("704.5k", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=why)
 
 
 # --- 704.5m–p: attachments --------------------------------------------------------------
@@ -315,7 +317,7 @@ def aura_illegally_attached(s: Snapshot) -> Iterator[Outcome]:
         if "Aura" in p.subtypes:
             why = aura_illegal_reason(p, s)
             if why:
-                yield Finding("704.5m", "put_into_graveyard", p.id, why=why)
+                yield Finding("704.5m", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=why)
 
 
 def equipment_illegally_attached(s: Snapshot) -> Iterator[Outcome]:
@@ -328,7 +330,7 @@ def equipment_illegally_attached(s: Snapshot) -> Iterator[Outcome]:
             if subtype in p.subtypes:
                 why = equipment_illegal_reason(p, s, needed)
                 if why:
-                    yield Finding("704.5n", "unattach", p.id, why=why)
+                    yield Finding("704.5n", ActionKind.UNATTACH, p.id, why=why)
                 break
 
 
@@ -342,14 +344,14 @@ def creature_or_other_attached(s: Snapshot) -> Iterator[Outcome]:
             what = "une créature" if "creature" in p.types else "une bataille"
             yield Finding(
                 "704.5p",
-                "unattach",
+                ActionKind.UNATTACH,
                 p.id,
                 why=f"c'est {what} attachée {s.to_what(p.attached_to)}",
             )
         elif not any(t in p.subtypes for t in ("Aura", "Equipment", "Fortification")):
             yield Finding(
                 "704.5p",
-                "unattach",
+                ActionKind.UNATTACH,
                 p.id,
                 why=f"ni Aura, ni Équipement, ni Fortification, attaché {s.to_what(p.attached_to)}",
             )
@@ -366,7 +368,7 @@ def plus_minus_counters_cancel(s: Snapshot) -> Iterator[Outcome]:
         if n:
             yield Finding(
                 "704.5q",
-                "remove_counters",
+                ActionKind.REMOVE_COUNTERS,
                 p.id,
                 why=f"{plural(plus, 'marqueur +1/+1', 'marqueurs +1/+1')} et "
                 f"{plural(minus, 'marqueur -1/-1', 'marqueurs -1/-1')} : "
@@ -388,7 +390,11 @@ def counters_over_maximum(s: Snapshot) -> Iterator[Outcome]:
                 f"{p.counter(k)} marqueur(s) {k} pour {p.max_counters[k]} au plus" for k in excess
             ]
             yield Finding(
-                "704.5r", "remove_counters", p.id, why=" ; ".join(sorted(parts)), counters=excess
+                "704.5r",
+                ActionKind.REMOVE_COUNTERS,
+                p.id,
+                why=" ; ".join(sorted(parts)),
+                counters=excess,
             )
 
 
@@ -407,13 +413,13 @@ def saga_past_final_chapter(s: Snapshot) -> Iterator[Outcome]:
         if p.trigger_on_stack:
             yield Finding(
                 "704.5s",
-                "not_applicable",
+                NoteKind.NOT_APPLICABLE,
                 p.id,
                 why=f"{facts}, mais une capacité de chapitre de la Saga est encore sur la pile",
                 note=True,
             )
         else:
-            yield Finding("704.5s", "sacrifice", p.id, why=facts)
+            yield Finding("704.5s", ActionKind.SACRIFICE, p.id, why=facts)
 
 
 def dungeon_completed(s: Snapshot) -> Iterator[Outcome]:
@@ -425,7 +431,7 @@ def dungeon_completed(s: Snapshot) -> Iterator[Outcome]:
         if o.trigger_on_stack:
             yield Finding(
                 "704.5t",
-                "not_applicable",
+                NoteKind.NOT_APPLICABLE,
                 o.id,
                 why="marqueur d'exploration sur la dernière pièce, mais sa capacité de pièce est "
                 "encore sur la pile",
@@ -434,7 +440,7 @@ def dungeon_completed(s: Snapshot) -> Iterator[Outcome]:
         else:
             yield Finding(
                 "704.5t",
-                "remove_from_game",
+                ActionKind.REMOVE_FROM_GAME,
                 o.id,
                 why="marqueur d'exploration sur la pièce la plus basse",
             )
@@ -459,7 +465,7 @@ def creatures_without_sector(s: Snapshot) -> Iterator[Outcome]:
         else:
             yield Finding(
                 "704.5u",
-                "choose_sector",
+                ActionKind.CHOOSE_SECTOR,
                 p.id,
                 why=f"créature sans secteur alors qu'un permanent avec sculpteur spatial est en "
                 f"jeu ; {p.controller} choisit {chosen}",
@@ -491,13 +497,13 @@ def battle_zero_defense(s: Snapshot) -> Iterator[Outcome]:
         if p.trigger_on_stack:
             yield Finding(
                 "704.5v",
-                "not_applicable",
+                NoteKind.NOT_APPLICABLE,
                 p.id,
                 why="défense 0, mais une de ses capacités déclenchées est encore sur la pile",
                 note=True,
             )
         else:
-            yield Finding("704.5v", "put_into_graveyard", p.id, why="défense 0")
+            yield Finding("704.5v", ActionKind.PUT_INTO_GRAVEYARD, p.id, why="défense 0")
 
 
 def protector_candidates(p: Permanent, s: Snapshot) -> list[str]:
@@ -515,7 +521,10 @@ def _protector_outcome(rule: str, p: Permanent, s: Snapshot, why: str) -> Iterat
         candidates = [c for c in candidates if c != p.controller]
     if not candidates:
         yield Finding(
-            rule, "put_into_graveyard", p.id, why=f"{why} ; aucun joueur ne peut être choisi"
+            rule,
+            ActionKind.PUT_INTO_GRAVEYARD,
+            p.id,
+            why=f"{why} ; aucun joueur ne peut être choisi",
         )
         return
     if chosen is not None:
@@ -528,7 +537,7 @@ def _protector_outcome(rule: str, p: Permanent, s: Snapshot, why: str) -> Iterat
             )
         yield Finding(
             rule,
-            "choose_protector",
+            ActionKind.CHOOSE_PROTECTOR,
             p.id,
             why=f"{why} ; {p.controller} choisit {chosen}",
             value=chosen,
@@ -537,7 +546,7 @@ def _protector_outcome(rule: str, p: Permanent, s: Snapshot, why: str) -> Iterat
     elif len(candidates) == 1:
         yield Finding(
             rule,
-            "choose_protector",
+            ActionKind.CHOOSE_PROTECTOR,
             p.id,
             why=f"{why} ; seul choix possible : {candidates[0]}",
             value=candidates[0],
@@ -559,7 +568,7 @@ def battle_without_protector(s: Snapshot) -> Iterator[Outcome]:
             attackers = sorted(s.attacked[p.id])
             yield Finding(
                 "704.5w",
-                "not_applicable",
+                NoteKind.NOT_APPLICABLE,
                 p.id,
                 why=f"{why}, mais elle est attaquée par {', '.join(attackers)}",
                 note=True,
@@ -595,7 +604,7 @@ def several_roles_same_player(s: Snapshot) -> Iterator[Outcome]:
             if p is not newest:
                 yield Finding(
                     "704.5y",
-                    "put_into_graveyard",
+                    ActionKind.PUT_INTO_GRAVEYARD,
                     p.id,
                     why=f"{len(group)} Rôles {de(controller)} sur {s.label(target)} ; le plus "
                     f"récent est "
@@ -616,7 +625,7 @@ def team_zero_or_less_life(s: Snapshot) -> Iterator[Outcome]:
         if _team_in_game(t.members, s) and t.life <= 0:
             yield Finding(
                 "704.6a",
-                "lose_game",
+                ActionKind.LOSE_GAME,
                 t.name,
                 "team",
                 f"l'équipe a {plural(t.life, 'point de vie')}",
@@ -629,7 +638,7 @@ def team_fifteen_or_more_poison(s: Snapshot) -> Iterator[Outcome]:
         if _team_in_game(t.members, s) and t.poison >= 15:
             yield Finding(
                 "704.6b",
-                "lose_game",
+                ActionKind.LOSE_GAME,
                 t.name,
                 "team",
                 f"l'équipe a {plural(t.poison, 'marqueur poison')}",
@@ -644,10 +653,11 @@ def commander_damage_21(s: Snapshot) -> Iterator[Outcome]:
         hits = sorted((c, n) for c, n in p.commander_damage.items() if n >= 21)
         if hits:
             why = " ; ".join(f"{n} blessures de combat infligées par {s.label(c)}" for c, n in hits)
-            yield Finding("704.6c", "lose_game", p.name, "player", why)
+            yield Finding("704.6c", ActionKind.LOSE_GAME, p.name, "player", why)
 
 
-ZONE_AT = {"graveyard": "au cimetière", "exile": "en exil"}
+# The zones from which a commander may go to the command zone.
+COMMANDER_LEAVES_TO = frozenset({"graveyard", "exile"})
 
 
 def commander_to_command_zone(s: Snapshot) -> Iterator[Outcome]:
@@ -655,7 +665,7 @@ def commander_to_command_zone(s: Snapshot) -> Iterator[Outcome]:
     be put into the command zone by its owner."""
     moves = s.board.choices.commander_moves
     for o in s.board.other_zones:
-        if not (o.commander and o.moved_since_last_check and o.zone in ZONE_AT):
+        if not (o.commander and o.moved_since_last_check and o.zone in COMMANDER_LEAVES_TO):
             continue
         at = ZONE_AT[o.zone]
         why = f"commandant mis {at} depuis la dernière vérification"
@@ -674,7 +684,7 @@ def commander_to_command_zone(s: Snapshot) -> Iterator[Outcome]:
         elif choice:
             yield Finding(
                 "704.6d",
-                "move_to_command_zone",
+                ActionKind.MOVE_TO_COMMAND_ZONE,
                 o.id,
                 why=f"{why} ; {o.owner} choisit de l'y mettre",
                 choice=key,
@@ -682,7 +692,7 @@ def commander_to_command_zone(s: Snapshot) -> Iterator[Outcome]:
         else:
             yield Finding(
                 "704.6d",
-                "declined",
+                NoteKind.DECLINED,
                 o.id,
                 why=f"{why} ; {o.owner} choisit de le laisser {at}",
                 note=True,
@@ -693,50 +703,33 @@ def commander_to_command_zone(s: Snapshot) -> Iterator[Outcome]:
 # --- the registry ----------------------------------------------------------------
 
 REGISTRY: tuple[Check, ...] = (
-    Check("704.5a", player_zero_or_less_life, "0 point de vie ou moins"),
-    Check("704.5b", player_drew_from_empty_library, "pioche dans une bibliothèque vide"),
-    Check(
-        "704.5c",
-        player_ten_or_more_poison,
-        "dix marqueurs poison",
-        frozenset({"normal", "commander"}),
-    ),
-    Check("704.5d", token_outside_battlefield, "jeton hors du champ de bataille"),
-    Check("704.5e", copy_outside_allowed_zone, "copie hors de sa zone"),
-    Check("704.5f", creature_zero_or_less_toughness, "endurance 0 ou moins"),
-    Check("704.5g", creature_lethal_damage, "blessures mortelles"),
-    Check("704.5h", creature_deathtouch_damage, "blessures de contact mortel"),
-    Check("704.5i", planeswalker_zero_loyalty, "planeswalker à 0 loyauté"),
-    Check("704.5j", legend_rule, "règle des légendes"),
-    Check("704.5k", world_rule, "règle des mondes"),
-    Check("704.5m", aura_illegally_attached, "Aura illégale"),
-    Check("704.5n", equipment_illegally_attached, "Équipement ou Fortification illégal"),
-    Check("704.5p", creature_or_other_attached, "créature, bataille ou autre attachée"),
-    Check("704.5q", plus_minus_counters_cancel, "marqueurs +1/+1 et -1/-1"),
-    Check("704.5r", counters_over_maximum, "marqueurs au-delà du maximum"),
-    Check("704.5s", saga_past_final_chapter, "Saga terminée"),
-    Check("704.5t", dungeon_completed, "donjon terminé"),
-    Check("704.5u", creatures_without_sector, "créatures sans secteur"),
-    Check("704.5v", battle_zero_defense, "bataille à 0 défense"),
-    Check("704.5w", battle_without_protector, "bataille sans protecteur"),
-    Check("704.5x", siege_protected_by_controller, "Siège protégé par son contrôleur"),
-    Check("704.5y", several_roles_same_player, "plusieurs Rôles"),
-    Check(
-        "704.6a", team_zero_or_less_life, "équipe à 0 point de vie", frozenset({"two-headed-giant"})
-    ),
-    Check(
-        "704.6b",
-        team_fifteen_or_more_poison,
-        "équipe à quinze marqueurs poison",
-        frozenset({"two-headed-giant"}),
-    ),
-    Check("704.6c", commander_damage_21, "21 blessures de commandant", frozenset({"commander"})),
-    Check(
-        "704.6d",
-        commander_to_command_zone,
-        "commandant vers la zone de commandement",
-        frozenset({"commander"}),
-    ),
+    Check("704.5a", player_zero_or_less_life),
+    Check("704.5b", player_drew_from_empty_library),
+    Check("704.5c", player_ten_or_more_poison, frozenset({"normal", "commander"})),
+    Check("704.5d", token_outside_battlefield),
+    Check("704.5e", copy_outside_allowed_zone),
+    Check("704.5f", creature_zero_or_less_toughness),
+    Check("704.5g", creature_lethal_damage),
+    Check("704.5h", creature_deathtouch_damage),
+    Check("704.5i", planeswalker_zero_loyalty),
+    Check("704.5j", legend_rule),
+    Check("704.5k", world_rule),
+    Check("704.5m", aura_illegally_attached),
+    Check("704.5n", equipment_illegally_attached),
+    Check("704.5p", creature_or_other_attached),
+    Check("704.5q", plus_minus_counters_cancel),
+    Check("704.5r", counters_over_maximum),
+    Check("704.5s", saga_past_final_chapter),
+    Check("704.5t", dungeon_completed),
+    Check("704.5u", creatures_without_sector),
+    Check("704.5v", battle_zero_defense),
+    Check("704.5w", battle_without_protector),
+    Check("704.5x", siege_protected_by_controller),
+    Check("704.5y", several_roles_same_player),
+    Check("704.6a", team_zero_or_less_life, frozenset({"two-headed-giant"})),
+    Check("704.6b", team_fifteen_or_more_poison, frozenset({"two-headed-giant"})),
+    Check("704.6c", commander_damage_21, frozenset({"commander"})),
+    Check("704.6d", commander_to_command_zone, frozenset({"commander"})),
 )
 
 # Rules the loop and the replacements cite besides the registry.

@@ -9,130 +9,26 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from judge.engine.loading import board_to_dict
+from judge.engine.wording import de, fr_list, plural
+from judge.fr import (
+    ABILITY_LABELS,
+    ACTION_LABELS,
+    ACTION_LABELS_FEMININE,
+    COUNTER_LABELS,
+    NOTE_LABELS,
+    RULESET_LABELS,
+    STOP_LABELS,
+    VARIANT_LABELS,
+    ZONE_LABELS,
+)
+
 if TYPE_CHECKING:
-    from judge.engine.board import Board, ChoiceNeeded, Finding, Permanent
     from judge.engine.resolve import Resolution
+    from judge.engine.state import Board, ChoiceNeeded, Finding, Permanent
     from judge.rules.index import RuleIndex
 
 RuleText = Callable[[str], "str | None"]
-
-ACTION_KINDS: dict[str, str] = {
-    "lose_game": "perd la partie",
-    "put_into_graveyard": "mis au cimetière",
-    "destroy": "détruit",
-    "regenerate": "régénéré",
-    "cease_to_exist": "cesse d'exister",
-    "unattach": "détaché",
-    "remove_counters": "marqueurs retirés",
-    "sacrifice": "sacrifié",
-    "move_to_command_zone": "mis dans la zone de commandement",
-    "choose_protector": "protecteur choisi",
-    "exile": "exilé",
-    # added by this engine
-    "choose_sector": "secteur choisi",
-    "remove_from_game": "retiré de la partie",
-    "replace_loss": "défaite remplacée",
-}
-# The labels above agree with a masculine object ("Louveteau : mis au cimetière"); these
-# are for the objects French calls feminine (une Aura, une Saga, une bataille).
-ACTION_KINDS_FEMININE: dict[str, str] = {
-    "put_into_graveyard": "mise au cimetière",
-    "destroy": "détruite",
-    "regenerate": "régénérée",
-    "unattach": "détachée",
-    "sacrifice": "sacrifiée",
-    "move_to_command_zone": "mise dans la zone de commandement",
-    "exile": "exilée",
-    "remove_from_game": "retirée de la partie",
-}
-NOTE_KINDS: dict[str, str] = {
-    "prevented": "empêché",
-    "replaced": "remplacé",
-    "not_applicable": "ne s'applique pas",
-    "not_replaceable": "régénération impossible",
-    "not_prevented": "indestructible sans effet",
-    "not_triggered": "ne se déclenche pas",
-    "declined": "refusé",
-}
-RULESET_LABELS = {
-    "fr-2024": "règles complètes 2024 (704)",
-    "fr-pre2009": "anciennes règles, avant 2009 (420)",
-}
-VARIANT_LABELS = {
-    "normal": "partie normale",
-    "two-headed-giant": "Troll à deux têtes",
-    "commander": "Commander",
-}
-ZONE_LABELS = {
-    "library": "bibliothèque",
-    "hand": "main",
-    "graveyard": "cimetière",
-    "exile": "exil",
-    "stack": "pile",
-    "command": "zone de commandement",
-}
-STOP_LABELS = {
-    "choice": "arrêt : un choix est nécessaire",
-    "loop": "arrêt : l'état ne change plus alors que des actions s'appliquent encore "
-    "(boucle d'actions obligatoires)",
-    "limit": "arrêt : nombre maximal de passes atteint",
-}
-
-# Display names of counters and dies-trigger keywords (board files use English terms).
-COUNTER_FR = {"loyalty": "loyauté", "lore": "histoire", "defense": "défense", "poison": "poison"}
-ABILITY_FR = {"persist": "survivance", "undying": "immortalité"}
-
-
-def plural(n: int, singular: str, plural_form: str | None = None) -> str:
-    """`2 blessures`, `1 blessure`, `0 blessure` (French: 0 and 1 take the singular)."""
-    word = singular if abs(n) <= 1 else (plural_form or _pluralize(singular))
-    return f"{n} {word}"
-
-
-def _pluralize(words: str) -> str:
-    head, _, tail = words.partition(" ")
-    if head.endswith(("s", "x")):
-        return words
-    return f"{head}s" + (f" {tail}" if tail else "")
-
-
-WORDS_FR = {
-    "white": "blanc",
-    "blue": "bleu",
-    "black": "noir",
-    "red": "rouge",
-    "green": "vert",
-    "artifact": "artefact",
-    "battle": "bataille",
-    "creature": "créature",
-    "enchantment": "enchantement",
-    "land": "terrain",
-    "planeswalker": "planeswalker",
-    "kindred": "tribal",
-    "tribal": "tribal",
-    "instant": "éphémère",
-    "sorcery": "rituel",
-    "permanent": "permanent",
-    "player": "joueur",
-    "everything": "tout",
-}
-
-
-def french_words(words: list[str] | tuple[str, ...]) -> str:
-    """Rules terms (colors, card types) in French, comma-separated."""
-    return ", ".join(WORDS_FR.get(w, w) for w in words)
-
-
-_VOWELS = "aeiouyhéèêëàâîïôûü"
-
-
-def de(name: str) -> str:
-    """`de Bob`, `d'Alice` (elision before a word that starts with a vowel or a mute h);
-    an id or a letter is spelt out, so `de A`, `de a1`, `de AB`."""
-    word = name[:2]
-    if len(word) == 2 and word[0].lower() in _VOWELS and word[1].isalpha() and word[1].islower():
-        return f"d'{name}"
-    return f"de {name}"
 
 
 def is_feminine(p: Permanent) -> bool:
@@ -144,23 +40,14 @@ def is_feminine(p: Permanent) -> bool:
 
 def action_label(kind: str, feminine: bool = False) -> str:
     """The French words for an action kind, agreeing with the object."""
-    if feminine and kind in ACTION_KINDS_FEMININE:
-        return ACTION_KINDS_FEMININE[kind]
-    return ACTION_KINDS.get(kind, kind)
+    if feminine and kind in ACTION_LABELS_FEMININE:
+        return ACTION_LABELS_FEMININE[kind]
+    return ACTION_LABELS.get(kind, kind)
 
 
 def ability_label(ability: str) -> str:
     """A dies-trigger keyword (`persist`) in French, as board files spell it in English."""
-    return ABILITY_FR.get(ability, ability)
-
-
-def fr_list(items: list[str] | tuple[str, ...]) -> str:
-    items = list(items)
-    if not items:
-        return ""
-    if len(items) == 1:
-        return items[0]
-    return ", ".join(items[:-1]) + " et " + items[-1]
+    return ABILITY_LABELS.get(ability, ability)
 
 
 def index_rule_text(index: RuleIndex, edition: str) -> RuleText:
@@ -184,7 +71,7 @@ def no_rule_text(number: str) -> str | None:
 
 def finding_to_dict(f: Finding, names: Mapping[str, str] | None = None) -> dict[str, Any]:
     # The subject's key is its kind: "object", "player" or "team".
-    d: dict[str, Any] = {"rule": f.rule, "kind": f.kind, f.subject_kind: f.subject}
+    d: dict[str, Any] = {"rule": f.rule, "kind": str(f.kind), f.subject_kind: f.subject}
     if f.subject_kind == "object" and names and names.get(f.subject, f.subject) != f.subject:
         d["name"] = names[f.subject]
     d["why"] = f.why
@@ -209,8 +96,6 @@ def choice_to_dict(c: ChoiceNeeded) -> dict[str, Any]:
 
 def resolution_to_dict(res: Resolution, rule_text: RuleText = no_rule_text) -> dict[str, Any]:
     """The `--json` output of `judge sba`."""
-    from judge.engine.board import board_to_dict
-
     names = res.names
     return {
         "ruleset": res.ruleset,
@@ -256,7 +141,7 @@ def feminine_ids(board: Board) -> set[str]:
 def finding_label(f: Finding, feminine: set[str]) -> str:
     """What happened (an action) or why nothing did (a note), in French."""
     if f.note:
-        return NOTE_KINDS.get(f.kind, f.kind)
+        return NOTE_LABELS.get(f.kind, f.kind)
     return action_label(f.kind, f.subject in feminine)
 
 
@@ -332,7 +217,7 @@ def render_board(board: Board) -> list[str]:
                 bits.append(
                     "marqueurs "
                     + ", ".join(
-                        f"{COUNTER_FR.get(k, k)} ×{n}" for k, n in sorted(perm.counters.items())
+                        f"{COUNTER_LABELS.get(k, k)} ×{n}" for k, n in sorted(perm.counters.items())
                     )
                 )
             if perm.attached_to:

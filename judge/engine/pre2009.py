@@ -10,22 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from judge.engine.board import Check, Finding, Outcome, Permanent, Snapshot
 from judge.engine.current import (
-    ZONE_FR,
     aura_illegal_reason,
     equipment_illegal_reason,
     lethal_damage_why,
     zero_toughness_notes,
 )
-from judge.engine.explain import fr_list, plural
+from judge.engine.state import Check, Finding, Outcome, Permanent, Snapshot
+from judge.engine.vocabulary import ActionKind, NoteKind
+from judge.engine.wording import fr_list, plural
+from judge.fr import ZONE_IN
 
 
 def player_zero_or_less_life(s: Snapshot) -> Iterator[Outcome]:
     """420.5a — a player with 0 or less life loses the game."""
     for p in s.board.players:
         if not p.lost and p.life <= 0:
-            yield Finding("420.5a", "lose_game", p.name, "player", plural(p.life, "point de vie"))
+            yield Finding(
+                "420.5a", ActionKind.LOSE_GAME, p.name, "player", plural(p.life, "point de vie")
+            )
 
 
 def creature_zero_or_less_toughness(s: Snapshot) -> Iterator[Outcome]:
@@ -33,7 +36,9 @@ def creature_zero_or_less_toughness(s: Snapshot) -> Iterator[Outcome]:
     cannot replace this."""
     for p in s.low_toughness:
         if p.toughness is not None and p.toughness <= 0:
-            yield Finding("420.5b", "put_into_graveyard", p.id, why=f"endurance {p.toughness}")
+            yield Finding(
+                "420.5b", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=f"endurance {p.toughness}"
+            )
             yield from zero_toughness_notes(p, "420.5b")
 
 
@@ -46,11 +51,11 @@ def creature_lethal_damage(s: Snapshot) -> Iterator[Outcome]:
         if t is None or t <= 0:
             continue
         if p.damage > 0 and p.damage >= t:
-            yield Finding("420.5c", "destroy", p.id, why=lethal_damage_why(p))
+            yield Finding("420.5c", ActionKind.DESTROY, p.id, why=lethal_damage_why(p))
         elif p.deathtouch_damage > 0:
             yield Finding(
                 "420.5c",
-                "not_applicable",
+                NoteKind.NOT_APPLICABLE,
                 p.id,
                 why=f"{plural(p.deathtouch_damage, 'blessure')} d'une source avec le contact "
                 f"mortel, mais {lethal_damage_why(p)} : pas de blessures fatales, et le texte "
@@ -74,7 +79,7 @@ def local_enchantment_illegal(s: Snapshot) -> Iterator[Outcome]:
         if "Aura" in p.subtypes:
             why = _local_enchantment_reason(p, s)
             if why:
-                yield Finding("420.5d", "put_into_graveyard", p.id, why=why)
+                yield Finding("420.5d", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=why)
 
 
 def legend_rule_all_copies(s: Snapshot) -> Iterator[Outcome]:
@@ -95,7 +100,7 @@ def legend_rule_all_copies(s: Snapshot) -> Iterator[Outcome]:
         others = fr_list([s.label(i) for i in sorted(ids)])
         yield Finding(
             "420.5e",
-            "not_applicable",
+            NoteKind.NOT_APPLICABLE,
             legendary[name][0].id,
             why=f"même nom que {others}, non légendaire(s) : seul l'un de ces permanents est "
             f"légendaire",
@@ -108,7 +113,7 @@ def legend_rule_all_copies(s: Snapshot) -> Iterator[Outcome]:
         for p in group:
             yield Finding(
                 "420.5e",
-                "put_into_graveyard",
+                ActionKind.PUT_INTO_GRAVEYARD,
                 p.id,
                 why=f"{len(group)} permanents légendaires nommés « {name} » en jeu (contrôlés par "
                 f"{fr_list(controllers)}) : tous vont au cimetière",
@@ -120,7 +125,10 @@ def token_outside_play(s: Snapshot) -> Iterator[Outcome]:
     for o in s.board.other_zones:
         if o.token:
             yield Finding(
-                "420.5f", "cease_to_exist", o.id, why=f"jeton hors du jeu (dans {ZONE_FR[o.zone]})"
+                "420.5f",
+                ActionKind.CEASE_TO_EXIST,
+                o.id,
+                why=f"jeton hors du jeu (dans {ZONE_IN[o.zone]})",
             )
 
 
@@ -131,7 +139,7 @@ def player_drew_from_empty_library(s: Snapshot) -> Iterator[Outcome]:
         if not p.lost and p.drew_from_empty_library:
             yield Finding(
                 "420.5g",
-                "lose_game",
+                ActionKind.LOSE_GAME,
                 p.name,
                 "player",
                 "a dû piocher plus de cartes que sa bibliothèque n'en contenait",
@@ -143,7 +151,11 @@ def player_ten_or_more_poison(s: Snapshot) -> Iterator[Outcome]:
     for p in s.board.players:
         if not p.lost and p.poison >= 10:
             yield Finding(
-                "420.5h", "lose_game", p.name, "player", plural(p.poison, "marqueur poison")
+                "420.5h",
+                ActionKind.LOSE_GAME,
+                p.name,
+                "player",
+                plural(p.poison, "marqueur poison"),
             )
 
 
@@ -160,7 +172,7 @@ def world_rule(s: Snapshot) -> Iterator[Outcome]:
         why = f"{len(s.world)} permanents « du Monde » en jeu"
         if len(holders) > 1:
             why += f", égalité d'horodatage ({newest})"
-        yield Finding("420.5i", "put_into_graveyard", p.id, why=why)
+        yield Finding("420.5i", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=why)
 
 
 def copy_outside_allowed_zone(s: Snapshot) -> Iterator[Outcome]:
@@ -172,16 +184,16 @@ def copy_outside_allowed_zone(s: Snapshot) -> Iterator[Outcome]:
         if o.spell_copy:
             yield Finding(
                 "420.5j",
-                "cease_to_exist",
+                ActionKind.CEASE_TO_EXIST,
                 o.id,
-                why=f"copie d'un sort hors de la pile (dans {ZONE_FR[o.zone]})",
+                why=f"copie d'un sort hors de la pile (dans {ZONE_IN[o.zone]})",
             )
         elif o.card_copy:
             yield Finding(
                 "420.5j",
-                "cease_to_exist",
+                ActionKind.CEASE_TO_EXIST,
                 o.id,
-                why=f"copie d'une carte hors de la pile et du jeu (dans {ZONE_FR[o.zone]})",
+                why=f"copie d'une carte hors de la pile et du jeu (dans {ZONE_IN[o.zone]})",
             )
 
 
@@ -192,21 +204,21 @@ def equipment_illegal(s: Snapshot) -> Iterator[Outcome]:
         if p.attached_to is not None and "Equipment" in p.subtypes:
             why = equipment_illegal_reason(p, s, "creature")
             if why:
-                yield Finding("420.5k", "unattach", p.id, why=why)
+                yield Finding("420.5k", ActionKind.UNATTACH, p.id, why=why)
 
 
 REGISTRY: tuple[Check, ...] = (
-    Check("420.5a", player_zero_or_less_life, "0 point de vie ou moins"),
-    Check("420.5b", creature_zero_or_less_toughness, "endurance 0 ou moins"),
-    Check("420.5c", creature_lethal_damage, "blessures fatales"),
-    Check("420.5d", local_enchantment_illegal, "enchantement local illégal"),
-    Check("420.5e", legend_rule_all_copies, "règle des légendes (toutes les copies)"),
-    Check("420.5f", token_outside_play, "jeton hors du jeu"),
-    Check("420.5g", player_drew_from_empty_library, "pioche impossible"),
-    Check("420.5h", player_ten_or_more_poison, "dix marqueurs poison"),
-    Check("420.5i", world_rule, "règle des mondes"),
-    Check("420.5j", copy_outside_allowed_zone, "copie hors de sa zone"),
-    Check("420.5k", equipment_illegal, "équipement illégal"),
+    Check("420.5a", player_zero_or_less_life),
+    Check("420.5b", creature_zero_or_less_toughness),
+    Check("420.5c", creature_lethal_damage),
+    Check("420.5d", local_enchantment_illegal),
+    Check("420.5e", legend_rule_all_copies),
+    Check("420.5f", token_outside_play),
+    Check("420.5g", player_drew_from_empty_library),
+    Check("420.5h", player_ten_or_more_poison),
+    Check("420.5i", world_rule),
+    Check("420.5j", copy_outside_allowed_zone),
+    Check("420.5k", equipment_illegal),
 )
 
 
@@ -222,7 +234,7 @@ def modern_only_states(s: Snapshot) -> Iterator[Outcome]:
         if p.counter("+1/+1") and p.counter("-1/-1"):
             yield Finding(
                 LIST_RULE,
-                "not_applicable",
+                NoteKind.NOT_APPLICABLE,
                 p.id,
                 why="marqueurs +1/+1 et -1/-1 : aucun effet de 420.5 ne les annule",
                 note=True,
@@ -231,7 +243,7 @@ def modern_only_states(s: Snapshot) -> Iterator[Outcome]:
         if p.counter("loyalty") == 0:
             yield Finding(
                 LIST_RULE,
-                "not_applicable",
+                NoteKind.NOT_APPLICABLE,
                 p.id,
                 why="planeswalker à 0 loyauté : la liste 420.5 ne connaît pas les planeswalkers",
                 note=True,
@@ -240,7 +252,7 @@ def modern_only_states(s: Snapshot) -> Iterator[Outcome]:
         if p.counter("lore") >= (p.final_chapter or 0):
             yield Finding(
                 LIST_RULE,
-                "not_applicable",
+                NoteKind.NOT_APPLICABLE,
                 p.id,
                 why="Saga à son dernier chapitre : la liste 420.5 ne connaît pas les Sagas",
                 note=True,
@@ -249,7 +261,7 @@ def modern_only_states(s: Snapshot) -> Iterator[Outcome]:
         if p.counter("defense") == 0 or p.protector is None:
             yield Finding(
                 LIST_RULE,
-                "not_applicable",
+                NoteKind.NOT_APPLICABLE,
                 p.id,
                 why="bataille : la liste 420.5 ne connaît pas les batailles",
                 note=True,
@@ -260,7 +272,7 @@ def modern_only_states(s: Snapshot) -> Iterator[Outcome]:
         if "Fortification" in p.subtypes and equipment_illegal_reason(p, s, "land"):
             yield Finding(
                 LIST_RULE,
-                "not_applicable",
+                NoteKind.NOT_APPLICABLE,
                 p.id,
                 why="Fortification attachée illégalement : 420.5k ne parle que des équipements",
                 note=True,
@@ -270,7 +282,7 @@ def modern_only_states(s: Snapshot) -> Iterator[Outcome]:
         ):
             yield Finding(
                 LIST_RULE,
-                "not_applicable",
+                NoteKind.NOT_APPLICABLE,
                 p.id,
                 why="créature attachée à un objet : aucun effet de 420.5 ne la détache",
                 note=True,
@@ -279,14 +291,14 @@ def modern_only_states(s: Snapshot) -> Iterator[Outcome]:
         if o.dungeon and o.bottommost_room:
             yield Finding(
                 LIST_RULE,
-                "not_applicable",
+                NoteKind.NOT_APPLICABLE,
                 o.id,
                 why="donjon terminé : la liste 420.5 ne connaît pas les donjons",
                 note=True,
             )
 
 
-NOTES: tuple[Check, ...] = (Check(LIST_RULE, modern_only_states, "hors du texte de 420.5"),)
+NOTES: tuple[Check, ...] = (Check(LIST_RULE, modern_only_states),)
 
 LOOP_RULE = "420.3"
 CITED_RULES: tuple[str, ...] = (*(c.rule for c in REGISTRY), LIST_RULE, LOOP_RULE)

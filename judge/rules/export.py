@@ -2,21 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from judge.rules.index import RuleIndex
+from judge.rules.index import Citer, RuleIndex
 from judge.rules.model import GlossaryEntry, Rule
 from judge.rules.references import nearest_title
 
 
 def rule_to_dict(index: RuleIndex, rule: Rule) -> dict[str, Any]:
+    # A sub-rule has no title of its own: it takes its section's.
+    title = nearest_title(rule.number, index.edition(rule.edition).rules)
+    return rule_dict(rule, title, index.breadcrumb(rule)[:-1], index.cited_by(rule))
+
+
+def rule_dict(
+    rule: Rule, title: str | None, ancestors: Iterable[Rule], cited_by: Iterable[Citer]
+) -> dict[str, Any]:
+    """The `--json` shape of a rule; `ancestors` from the chapter down to its parent."""
     return {
         "kind": rule.kind,
         "edition": rule.edition,
         "rule": rule.number,
-        # A sub-rule has no title of its own: it takes its section's.
-        "title": nearest_title(rule.number, index.edition(rule.edition).rules),
-        "breadcrumb": [{"rule": r.number, "title": r.title} for r in index.breadcrumb(rule)[:-1]],
+        "title": title,
+        "breadcrumb": [{"rule": r.number, "title": r.title} for r in ancestors],
         "text": rule.text,
         "examples": rule.examples,
         "children": list(rule.children),
@@ -25,7 +34,7 @@ def rule_to_dict(index: RuleIndex, rule: Rule) -> dict[str, Any]:
             {"rule": ref.target, "edition": ref.edition, "status": ref.status, "title": ref.title}
             for ref in rule.references
         ],
-        "cited_by": [{"rule": c.rule, "edition": c.edition} for c in index.cited_by(rule)],
+        "cited_by": [{"rule": c.rule, "edition": c.edition} for c in cited_by],
         "language": rule.language,
         "paragraphs": [
             {"text": p.text, "kind": p.kind, "language": p.language} for p in rule.paragraphs

@@ -10,6 +10,7 @@ import pickle
 import re
 import sys
 import tempfile
+import threading
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -78,7 +79,7 @@ class QualityReport:
 
 
 class RuleIndex:
-    """All editions, newest first. Read-only once built."""
+    """All editions, newest first. Read-only once built; safe to share between threads."""
 
     def __init__(self, editions: Iterable[Edition], warnings: Iterable[str] = ()) -> None:
         self.warnings: list[str] = list(warnings)
@@ -86,6 +87,8 @@ class RuleIndex:
             editions, key=lambda e: (e.order, e.date, e.id), reverse=True
         )
         self._by_id = {e.id: e for e in self.editions}
+        self._lock = threading.Lock()
+        self._content_keys: dict[bytes, str] = {}
         self._numbers: dict[str | None, list[str]] = {}
         self._cited_by: dict[tuple[str, str], list[Citer]] = {}
         for ed in self.editions:
@@ -94,6 +97,29 @@ class RuleIndex:
                     citers = self._cited_by.setdefault((ed.id, ref.target), [])
                     if not citers or citers[-1].rule != rule.number:
                         citers.append(Citer(rule.number, ed.id))
+
+    def content_key(self, salt: bytes = b"") -> str:
+        """SHA-256 (hex) of `salt`, then of what the editions say: each edition's id and
+        language, each rule's number, title, parent and paragraphs, each glossary entry.
+        Equal for equal content, whatever the RuleIndex object; computed once per salt (a
+        reader hashes its own version and code in: the search index's folder is named by
+        it)."""
+        with self._lock:
+            key = self._content_keys.get(salt)
+            if key is None:
+                h = hashlib.sha256(salt)
+                for ed in self.editions:
+                    h.update(f"\0E{ed.id}\0{ed.language}\0".encode())
+                    for rule in ed.rules.values():
+                        h.update(
+                            f"\0R{rule.number}\0{rule.title or ''}\0{rule.parent or ''}\0".encode()
+                        )
+                        for p in rule.paragraphs:
+                            h.update(f"\0P{p.kind}{p.language}{p.text}".encode())
+                    for g in ed.glossary:
+                        h.update(f"\0G{g.term}\0{g.text}".encode())
+                key = self._content_keys[salt] = h.hexdigest()
+            return key
 
     def edition(self, edition_id: str) -> Edition:
         ed = self._by_id.get(edition_id)
@@ -185,9 +211,7 @@ class RuleIndex:
         return QualityReport(
             edition=ed.id,
             label=ed.label,
-            rules_parsed=sum(
-                1 for r in ed.rules.values() if r.kind in ("rule", "subrule") and not r.title_only
-            ),
+            rules_parsed=ed.rule_count,
             title_only=sum(1 for r in ed.rules.values() if r.title_only),
             sections=sum(1 for r in ed.rules.values() if r.kind == "section" and not r.title_only),
             inferred=[r.number for r in ed.rules.values() if r.inferred],
@@ -212,7 +236,7 @@ class RuleIndex:
 # --- loading ---------------------------------------------------------------
 
 
-def _manifest_metas(corpus_dir: Path) -> list[EditionMeta]:
+def manifest_metas(corpus_dir: Path) -> list[EditionMeta]:
     path = corpus_dir / "editions.toml"
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -300,7 +324,7 @@ def load_index(
 ) -> RuleIndex:
     """The shipped corpus plus the user's ingested editions."""
     corpus = corpus_dir or CORPUS_DIR
-    entries = [(m, corpus) for m in _manifest_metas(corpus)]
+    entries = [(m, corpus) for m in manifest_metas(corpus)]
     warnings: list[str] = []
     entries += store.stored_editions(home, warnings)
     if not use_cache:

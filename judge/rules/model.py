@@ -149,3 +149,8 @@ class Edition:
 
     def __hash__(self) -> int:
         return hash(self.id)
+
+    @property
+    def rule_count(self) -> int:
+        """Rules and sub-rules with a text: the one count every report shows."""
+        return sum(1 for r in self.rules.values() if r.kind in ("rule", "subrule") and r.paragraphs)

@@ -4,20 +4,32 @@ a bilingual glossary, one hit per rule.
     from judge.search import Searcher
     with Searcher(load_index()) as searcher:
         result = searcher.search("cimetierre")   # result.corrected == "cimetière"
-"""
 
-from judge.search.analysis import normalize
-from judge.search.index import SearchIndexError
-from judge.search.query import (
-    Hit,
-    Searcher,
-    SearchError,
-    SearchResult,
-    Segment,
-    get_searcher,
-    render,
-    search,
-)
+Whoever opens a Searcher closes it (the façade keeps one per store generation); there is
+no process-wide one. The names below are loaded on first use: importing `judge.search`
+(or one of its modules) costs nothing until then."""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from judge.search.analysis import normalize
+    from judge.search.index import SearchIndexError
+    from judge.search.query import Hit, Searcher, SearchError, SearchResult, Segment, render
+
+# public name -> the module that defines it
+_WHERE = {
+    "Hit": "judge.search.query",
+    "SearchError": "judge.search.query",
+    "SearchIndexError": "judge.search.index",
+    "SearchResult": "judge.search.query",
+    "Searcher": "judge.search.query",
+    "Segment": "judge.search.query",
+    "normalize": "judge.search.analysis",
+    "render": "judge.search.query",
+}
 
 __all__ = [
     "Hit",
@@ -26,8 +38,17 @@ __all__ = [
     "SearchResult",
     "Searcher",
     "Segment",
-    "get_searcher",
     "normalize",
     "render",
-    "search",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -1,7 +1,8 @@
 """Text analysis shared by the whoosh index and the query side.
 
-`normalize()` is the single definition of "the same word": case, accents, ligatures,
-typographic quotes and apostrophes, punctuation. The whoosh analyzers call it on every
+`normalize()` (defined in `judge.rules.text`, re-exported here) is the single definition of
+"the same word": case, accents, ligatures, typographic quotes and apostrophes, punctuation.
+The rules layer folds with the same tables. The whoosh analyzers call it on every
 token, and the typo corrector compares normalized words, so the index, the query and the
 fuzzy matcher can never disagree about what a word is.
 
@@ -18,66 +19,26 @@ words, Snowball English stemmer."""
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 from whoosh.analysis import Filter, Token, Tokenizer
 from whoosh.lang import stemmer_for_language, stopwords_for_language
+
+from judge.rules.text import APOSTROPHES
+from judge.rules.text import normalize as normalize  # re-exported: the index and the query
 
 AnalyzerLanguage = Literal["fr", "en"]
 
 # Bump when analysis changes: it is part of the search index's content hash.
 ANALYSIS_VERSION = "5"
 
-_APOSTROPHES = "'’‘ʼ`´′ʹ＇‛"
-_DOUBLE_QUOTES = "«»“”„‟″〝〞＂‹›"
-_TRANSLATE = str.maketrans(
-    {
-        **{c: "'" for c in _APOSTROPHES},
-        **{c: '"' for c in _DOUBLE_QUOTES},
-        "œ": "oe",
-        "Œ": "oe",
-        "æ": "ae",
-        "Æ": "ae",
-        "ß": "ss",
-        "ø": "o",
-        "Ø": "o",
-        "ł": "l",
-        "Ł": "l",
-        "đ": "d",
-        "Đ": "d",
-    }
-)
-# After folding: anything that is not a letter, a digit or an apostrophe is a separator;
-# an apostrophe survives only between two letters or digits (l'aura, don't).
-_SEPARATORS = re.compile(r"[^0-9a-z']+|(?<![0-9a-z])'|'(?![0-9a-z])")
-_SPACES = re.compile(r"\s+")
-
 # A token in raw text: letters or digits, possibly joined by apostrophes (typographic too).
 # Folding never changes the number of characters of a letter or digit *sequence* boundary,
 # so offsets found here are offsets in the original text.
-TOKEN_RE = re.compile(r"[^\W_]+(?:[" + _APOSTROPHES + r"][^\W_]+)*")
-
-
-def _fold_char_string(text: str) -> str:
-    text = text.translate(_TRANSLATE)
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(c for c in decomposed if not unicodedata.combining(c))
-    return stripped.casefold()
-
-
-def normalize(text: str) -> str:
-    """Case, accents and punctuation folded; apostrophes unified; spaces collapsed.
-
-    >>> normalize("  L’Équipement « équipé »… Cimetière!")
-    "l'equipement equipe cimetiere"
-    """
-    folded = _fold_char_string(text)
-    spaced = _SEPARATORS.sub(" ", folded)
-    return _SPACES.sub(" ", spaced).strip()
+TOKEN_RE = re.compile(r"[^\W_]+(?:[" + APOSTROPHES + r"][^\W_]+)*")
 
 
 @lru_cache(maxsize=200_000)
@@ -262,20 +223,16 @@ class LanguageStemFilter(Filter):  # type: ignore[misc]
             yield token
 
 
-_ANALYZERS: dict[str, Any] = {}
-
-
+@cache
 def analyzer(language: AnalyzerLanguage) -> Any:
     """The shared analyzer for `language` (whoosh analyzers are stateless between calls):
     tokens → normalize (accents folded first) → clitics → stop words → stemmer."""
-    if language not in _ANALYZERS:
-        _ANALYZERS[language] = (
-            WordTokenizer()
-            | CliticFilter(language)
-            | FoldedStopFilter(language)
-            | LanguageStemFilter(language)
-        )
-    return _ANALYZERS[language]
+    return (
+        WordTokenizer()
+        | CliticFilter(language)
+        | FoldedStopFilter(language)
+        | LanguageStemFilter(language)
+    )
 
 
 @dataclass(frozen=True)

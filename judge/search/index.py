@@ -26,20 +26,15 @@ deletes the old one (or puts it back if the rename fails)."""
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import shutil
 import time
-import weakref
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
-
-from whoosh import fields
-from whoosh.filedb.filestore import FileStorage
+from typing import TYPE_CHECKING, Any, Literal
 
 from judge.rules import store
 from judge.rules.errors import JudgeError
@@ -47,6 +42,10 @@ from judge.rules.index import RuleIndex
 from judge.rules.model import Edition, Rule
 from judge.search import analysis
 from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token
+
+if TYPE_CHECKING:
+    from whoosh import fields
+    from whoosh.filedb.filestore import FileStorage
 
 # Bump when the schema or the document shapes change (the source of this module and of
 # analysis.py is hashed too, so an edit can never reuse an index built by older code).
@@ -68,6 +67,8 @@ class SearchIndexError(JudgeError):
 
 
 def schema() -> fields.Schema:
+    from whoosh import fields  # whoosh's storage is loaded by the first build or opening
+
     fr = analysis.analyzer("fr")
     en = analysis.analyzer("en")
     return fields.Schema(
@@ -133,30 +134,26 @@ def _edition_documents(index: RuleIndex, edition: Edition) -> Iterator[Document]
         yield Document(edition.id, entry.term, "glossary", entry_lang, i, body, entry.term, lang)
 
 
-_KEYS: weakref.WeakKeyDictionary[RuleIndex, str] = weakref.WeakKeyDictionary()
-
-
-def content_key(index: RuleIndex) -> str:
-    """A hash of everything indexed and of the code that indexes it (cached per RuleIndex)."""
-    cached = _KEYS.get(index)
-    if cached is not None:
-        return cached
-    h = hashlib.sha256(f"judge-search {INDEX_VERSION} {analysis.ANALYSIS_VERSION}\0".encode())
+def code_salt() -> bytes:
+    """What, besides the rules, names an index: its versions and the code that builds it."""
+    parts = [f"judge-search {INDEX_VERSION} {analysis.ANALYSIS_VERSION}\0".encode()]
     here = Path(__file__).resolve().parent
     for name in ("index.py", "analysis.py"):
         with contextlib.suppress(OSError):
-            h.update((here / name).read_bytes())
-    for ed in index.editions:
-        h.update(f"\0E{ed.id}\0{ed.language}\0".encode())
-        for rule in ed.rules.values():
-            h.update(f"\0R{rule.number}\0{rule.title or ''}\0{rule.parent or ''}\0".encode())
-            for p in rule.paragraphs:
-                h.update(f"\0P{p.kind}{p.language}{p.text}".encode())
-        for g in ed.glossary:
-            h.update(f"\0G{g.term}\0{g.text}".encode())
-    key = h.hexdigest()[:24]
-    _KEYS[index] = key
-    return key
+            parts.append((here / name).read_bytes())
+    return b"".join(parts)
+
+
+def content_key(index: RuleIndex) -> str:
+    """A hash of everything indexed and of the code that indexes it (the RuleIndex keeps
+    it: computed once per index)."""
+    return index.content_key(code_salt())[:24]
+
+
+def _storage(folder: Path, readonly: bool = False) -> FileStorage:
+    from whoosh.filedb.filestore import FileStorage
+
+    return FileStorage(str(folder), readonly=readonly)
 
 
 # --- locations ---------------------------------------------------------------------------
@@ -214,7 +211,7 @@ def _write_index(index: RuleIndex, folder: Path, progress: ProgressCallback | No
     steps = total + max(1, total // 10)  # the commit counts for about a tenth of the work
     if progress:
         progress(0, steps)
-    storage = FileStorage(str(folder))
+    storage = _storage(folder)
     ix = storage.create_index(schema())
     writer = ix.writer(limitmb=128)
     vocab: Counter[str] = Counter()
@@ -280,7 +277,7 @@ def _write_index(index: RuleIndex, folder: Path, progress: ProgressCallback | No
 
 def _check_numbering(folder: Path, table: list[list[Any]]) -> None:
     """whoosh numbered the documents in the order they were added (the table relies on it)."""
-    ix = FileStorage(str(folder)).open_index()
+    ix = _storage(folder).open_index()
     with ix.searcher() as searcher:
         if searcher.doc_count_all() != len(table):
             raise SearchIndexError("Index de recherche incohérent : nombre de documents")
@@ -385,7 +382,7 @@ def open_index(path: Path) -> OpenedIndex:
     if not is_complete(path):
         raise SearchIndexError(f"Index de recherche incomplet : {path}")
     try:
-        storage = FileStorage(str(path), readonly=True)
+        storage = _storage(path, readonly=True)
         ix = storage.open_index()
         raw = json.loads((path / _VOCAB).read_text(encoding="utf-8"))
         table = json.loads((path / _TABLE).read_text(encoding="utf-8"))

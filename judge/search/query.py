@@ -21,18 +21,12 @@ from __future__ import annotations
 import math
 import re
 import threading
-import tomllib
 import unicodedata
-from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from rapidfuzz import fuzz, process
-from whoosh import query as wq
-
-from judge.rules import store
 from judge.rules.errors import JudgeError
 from judge.rules.index import CORPUS_DIR, RuleIndex
 from judge.rules.model import Rule
@@ -150,6 +144,8 @@ class Glossary:
 
 
 def load_glossary(path: Path | None = None) -> Glossary:
+    import tomllib  # only when a searcher opens
+
     path = path or GLOSSARY_PATH
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
@@ -291,9 +287,14 @@ _EMPTY_MESSAGE = "Requête vide : tapez un numéro de règle (704.5g) ou des mot
 
 
 class Searcher:
-    """Keeps the whoosh index open for repeated queries (one per process is enough).
+    """Keeps the whoosh index open for repeated queries; whoever opens it closes it (the
+    façade holds one per store generation).
 
-    Thread-safe: queries are serialised on a lock (each one takes a few milliseconds)."""
+    Safe to share between threads. A query mutates the searcher's caches (posting lists,
+    phrases, document frequencies) and reads through whoosh's reader, which is not
+    thread-safe: queries are serialised on a lock (each one takes a few milliseconds).
+    Closing takes the same lock, so it waits for the query in progress; a query after
+    closing raises SearchError."""
 
     def __init__(
         self,
@@ -307,6 +308,7 @@ class Searcher:
         self.glossary = glossary if glossary is not None else load_glossary()
         self._opened: OpenedIndex = ensure_index(index, home, progress, rebuild=rebuild)
         self._lock = threading.Lock()
+        self._closed = False
         self._searcher = self._opened.whoosh.searcher()
         self._docs = self._opened.documents
         self._lengths = self._opened.lengths
@@ -333,9 +335,16 @@ class Searcher:
     def path(self) -> Path:
         return self._opened.path
 
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
     def close(self) -> None:
+        """Release the index files (waits for a query in progress; closing twice is fine)."""
         with self._lock:
-            self._searcher.close()
+            if not self._closed:
+                self._closed = True
+                self._searcher.close()
 
     def __enter__(self) -> Searcher:
         return self
@@ -360,6 +369,8 @@ class Searcher:
         if not isinstance(query, str):
             query = str(query)
         with self._lock:
+            if self._closed:
+                raise SearchError("Recherche fermée : l'index de recherche a été refermé.")
             return self._search(query, eds, language, limit)
 
     # -- steps ------------------------------------------------------------------------
@@ -435,6 +446,8 @@ class Searcher:
             or any(analysis.is_stop_word(word, lang) for lang in _LANGUAGES)
         ):
             return None
+        from rapidfuzz import fuzz, process  # loaded by the first unknown word
+
         cutoff = 80.0 if len(folded) >= 6 else 75.0
         found = process.extract(
             folded, self._choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=5
@@ -681,6 +694,8 @@ class Searcher:
         key = (field, seq, slop)
         cached = self._phrase_cache.get(key)
         if cached is None:
+            from whoosh import query as wq
+
             query = wq.Phrase(field, list(seq), slop=slop)
             cached = frozenset(self._searcher.docs_for_query(query))
             if len(self._phrase_cache) > 20_000:
@@ -913,41 +928,3 @@ def _merge(segments: list[Segment]) -> list[Segment]:
         else:
             out.append(s)
     return out
-
-
-# --- module-level convenience --------------------------------------------------------------
-
-# A few open searchers, most recently used last (a process normally has one corpus; tests
-# and scripts that load several get theirs without keeping every old index open).
-_SEARCHERS: OrderedDict[tuple[int, str], Searcher] = OrderedDict()
-_SEARCHERS_KEPT = 4
-_SEARCHERS_LOCK = threading.Lock()
-
-
-def get_searcher(
-    index: RuleIndex, home: Path | None = None, progress: ProgressCallback | None = None
-) -> Searcher:
-    """The process-wide Searcher for `index` (opened, or built, on first use)."""
-    key = (id(index), str(store.cache_dir(home)))
-    with _SEARCHERS_LOCK:
-        searcher = _SEARCHERS.get(key)
-        if searcher is None or searcher.index is not index:
-            searcher = Searcher(index, home=home, progress=progress)
-            _SEARCHERS[key] = searcher
-            while len(_SEARCHERS) > _SEARCHERS_KEPT:
-                # dropped, not closed: another thread may still be using it
-                _SEARCHERS.popitem(last=False)
-        _SEARCHERS.move_to_end(key)
-        return searcher
-
-
-def search(
-    index: RuleIndex,
-    query: str,
-    editions: list[str] | None = None,
-    language: str | None = None,
-    limit: int = 10,
-    home: Path | None = None,
-) -> SearchResult:
-    """Search every edition of `index` (see `Searcher.search`)."""
-    return get_searcher(index, home).search(query, editions, language, limit)

@@ -22,8 +22,7 @@ import random
 import time
 from typing import Any
 
-from judge.engine.board import Board, decode_board_text, load_board
-from judge.engine.resolve import resolve
+from judge.engine import Board, decode_board_text, load_board, resolve
 
 SIZES = (100, 1_000, 10_000, 100_000)
 

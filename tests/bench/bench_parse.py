@@ -13,7 +13,7 @@ from pathlib import Path
 
 from judge.rules.decode import read_document
 from judge.rules.edition import EditionMeta, build_edition
-from judge.rules.index import CORPUS_DIR, _manifest_metas, parse_edition
+from judge.rules.index import CORPUS_DIR, manifest_metas, parse_edition
 from judge.rules.layouts import parse_text
 from judge.rules.model import SourceFile
 
@@ -35,7 +35,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=5)
     args = ap.parse_args()
     print(f"{'édition':<16} {'taille':>10} {'règles':>7} {'médiane':>10} {'max':>10}")
-    for meta in _manifest_metas(CORPUS_DIR):
+    for meta in manifest_metas(CORPUS_DIR):
         size = sum((CORPUS_DIR / s.file).stat().st_size for s in meta.sources)
         ed = parse_edition(meta, CORPUS_DIR)
         med, worst = timed(lambda m=meta: parse_edition(m, CORPUS_DIR), args.repeat)

@@ -3,8 +3,17 @@ short strings "rule kind subject" that read like the rules."""
 
 from __future__ import annotations
 
-from judge.engine.board import Board, ChoiceNeeded, Finding, Ruleset, load_board, parse_compact
-from judge.engine.resolve import Resolution, check_state, next_event, resolve
+from judge.engine import (
+    Board,
+    ChoiceNeeded,
+    Finding,
+    Resolution,
+    check_state,
+    load_board,
+    next_event,
+    parse_compact,
+    resolve,
+)
 
 
 def board(text: str, **top: object) -> Board:
@@ -17,20 +26,20 @@ def short(f: Finding) -> str:
     return f"{f.rule} {f.kind} {f.subject}"
 
 
-def applies(b: Board, ruleset: Ruleset | None = None) -> set[str]:
+def applies(b: Board, ruleset: str | None = None) -> set[str]:
     """What one check finds, before replacements (notes left out)."""
     return {short(o) for o in check_state(b, ruleset) if isinstance(o, Finding) and not o.note}
 
 
-def notes(b: Board, ruleset: Ruleset | None = None) -> set[str]:
+def notes(b: Board, ruleset: str | None = None) -> set[str]:
     return {short(o) for o in check_state(b, ruleset) if isinstance(o, Finding) and o.note}
 
 
-def choices(b: Board, ruleset: Ruleset | None = None) -> list[ChoiceNeeded]:
+def choices(b: Board, ruleset: str | None = None) -> list[ChoiceNeeded]:
     return [o for o in check_state(b, ruleset) if isinstance(o, ChoiceNeeded)]
 
 
-def performed(b: Board, ruleset: Ruleset | None = None) -> set[str]:
+def performed(b: Board, ruleset: str | None = None) -> set[str]:
     """What the next check would actually perform (prevented actions left out)."""
     return {short(a) for a in next_event(b, ruleset)[0]}
 
@@ -57,7 +66,7 @@ def zone_of(res: Resolution, object_id: str) -> str | None:
     return None
 
 
-def run(text: str, ruleset: Ruleset | None = None, **top: object) -> Resolution:
+def run(text: str, ruleset: str | None = None, **top: object) -> Resolution:
     return resolve(board(text, **top), ruleset)
 
 

@@ -13,19 +13,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from judge.engine.board import (
-    _PERMANENT_READERS,
-    PERMANENT_FIELDS,
+from judge.engine import (
     BoardError,
     board_to_dict,
-    json_message,
     load_board,
     load_board_file,
-    os_error_message,
     parse_compact,
+    render_text,
+    resolution_to_dict,
+    resolve,
 )
-from judge.engine.explain import render_text, resolution_to_dict
-from judge.engine.resolve import resolve
+from judge.engine.loading import json_message, os_error_message
+from judge.engine.records import PERMANENT_READERS
+from judge.engine.vocabulary import PERMANENT_FIELDS
 from judge.rules.errors import JudgeError
 
 BOARDS = Path(__file__).resolve().parents[2] / "corpus" / "boards"
@@ -447,7 +447,7 @@ def test_the_player_of_a_choice_is_checked() -> None:
 
 
 def test_every_permanent_field_has_a_reader() -> None:
-    assert set(_PERMANENT_READERS) == set(PERMANENT_FIELDS)
+    assert set(PERMANENT_READERS) == set(PERMANENT_FIELDS)
 
 
 def test_two_choices_for_one_object_are_an_error() -> None:

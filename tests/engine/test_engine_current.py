@@ -6,10 +6,9 @@ from __future__ import annotations
 import pytest
 from engine_helpers import TWO, applies, board, choices, notes, performed
 
-from judge.engine.board import Board, BoardError, Finding
+from judge.engine import Board, BoardError, Finding, action_label, check_state, render_text, resolve
 from judge.engine.current import REGISTRY
-from judge.engine.explain import action_label, de, render_text
-from judge.engine.resolve import check_state, resolve
+from judge.engine.wording import de
 
 # --- 704.5a–c ----------------------------------------------------------------------
 

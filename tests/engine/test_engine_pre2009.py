@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from engine_helpers import TWO, applies, board, notes, performed
 
+from judge.engine import resolve
 from judge.engine.pre2009 import REGISTRY
-from judge.engine.resolve import resolve
 
 OLD = "fr-pre2009"
 

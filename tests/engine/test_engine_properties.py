@@ -10,12 +10,11 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from judge.engine.board import Board, Ruleset, load_board
-from judge.engine.resolve import Resolution, next_event, resolve
+from judge.engine import Board, Resolution, load_board, next_event, resolve
 
 NAMES = ["Alpha", "Beta", "Gamma"]
 PLAYERS = ["A", "B"]
-RULESETS: list[Ruleset] = ["fr-2024", "fr-pre2009"]
+RULESETS: list[str] = ["fr-2024", "fr-pre2009"]
 
 
 @st.composite
@@ -173,9 +172,7 @@ SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[Heal
 
 @SETTINGS
 @given(board_data(), st.sampled_from(RULESETS))
-def test_after_resolution_no_state_based_action_applies(
-    data: dict[str, Any], ruleset: Ruleset
-) -> None:
+def test_after_resolution_no_state_based_action_applies(data: dict[str, Any], ruleset: str) -> None:
     res = resolve(load(data), ruleset)
     assume(res.stopped is None)
     left, asked = next_event(res.final, ruleset)
@@ -190,7 +187,7 @@ def test_after_resolution_no_state_based_action_applies(
 @SETTINGS
 @given(board_data(), st.sampled_from(RULESETS), st.randoms(use_true_random=False))
 def test_outcome_does_not_depend_on_the_order_of_objects(
-    data: dict[str, Any], ruleset: Ruleset, rnd: random.Random
+    data: dict[str, Any], ruleset: str, rnd: random.Random
 ) -> None:
     shuffled = dict(data)
     for key in ("permanents", "other_zones", "choices"):
@@ -202,7 +199,7 @@ def test_outcome_does_not_depend_on_the_order_of_objects(
 
 @SETTINGS
 @given(board_data(), st.sampled_from(RULESETS))
-def test_resolution_ends(data: dict[str, Any], ruleset: Ruleset) -> None:
+def test_resolution_ends(data: dict[str, Any], ruleset: str) -> None:
     board = load(data)
     res = resolve(board, ruleset)
     assert res.stopped in (None, "loop")

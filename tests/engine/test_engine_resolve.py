@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 from engine_helpers import TWO, actions, all_notes, battlefield, board, run, zone_of
 
-from judge.engine.resolve import resolve
+from judge.engine import resolve
 
 
 def test_passes_repeat_until_nothing_applies() -> None:

@@ -5,24 +5,24 @@ from __future__ import annotations
 
 import pytest
 
-from judge.engine import current, pre2009
+from judge.engine import RULESETS, current, pre2009
 from judge.engine.explain import index_rule_text
-from judge.engine.resolve import CITED_RULES, LKI_RULE, LOOP_RULE, SAME_RESULT_RULE
 from judge.rules.index import RuleIndex
 
 
-@pytest.mark.parametrize("ruleset", sorted(CITED_RULES))
+@pytest.mark.parametrize("ruleset", sorted(RULESETS))
 def test_every_cited_rule_exists_with_text(index: RuleIndex, ruleset: str) -> None:
-    for number in CITED_RULES[ruleset]:  # type: ignore[index]
-        rule = index.get(number, ruleset)
-        assert rule is not None, f"{number} absente de l'édition {ruleset}"
-        assert rule.text.strip(), f"{number} sans texte dans l'édition {ruleset}"
+    rs = RULESETS[ruleset]
+    for number in rs.cited_rules:
+        rule = index.get(number, rs.edition)
+        assert rule is not None, f"{number} absente de l'édition {rs.edition}"
+        assert rule.text.strip(), f"{number} sans texte dans l'édition {rs.edition}"
 
 
 def test_the_loop_rules_are_cited(index: RuleIndex) -> None:
-    for table in (LOOP_RULE, SAME_RESULT_RULE, LKI_RULE):
-        for ruleset, number in table.items():
-            assert number in CITED_RULES[ruleset]
+    for rs in RULESETS.values():
+        for number in (rs.loop_rule, rs.same_result_rule, rs.lki_rule):
+            assert number in rs.cited_rules
     assert index.get("704.7", "fr-2024").examples  # type: ignore[union-attr]
     assert "Miroir de la liche" in index.get("704.7", "fr-2024").examples[0]  # type: ignore[union-attr]
     assert "Louveteau" in index.get("704.8", "fr-2024").examples[0]  # type: ignore[union-attr]
@@ -51,5 +51,5 @@ def test_registry_rules_match_their_text(index: RuleIndex) -> None:
     for (edition, number), words in anchors.items():
         rule = index.get(number, edition)
         assert rule is not None and words in rule.text
-    assert {c.rule for c in current.REGISTRY} <= set(CITED_RULES["fr-2024"])
-    assert {c.rule for c in pre2009.REGISTRY} <= set(CITED_RULES["fr-pre2009"])
+    assert {c.rule for c in current.REGISTRY} <= set(RULESETS["fr-2024"].cited_rules)
+    assert {c.rule for c in pre2009.REGISTRY} <= set(RULESETS["fr-pre2009"].cited_rules)

@@ -6,11 +6,16 @@ when ../shared/corpus-en is absent)."""
 
 from __future__ import annotations
 
+import ast
 import html
 import json
 import re
 import shutil
+import subprocess
+import sys
+import threading
 import tomllib
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,13 +24,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz, process
 
+from judge import fr
 from judge.cli import main
 from judge.cli.compare import format_comparison, render_diff
 from judge.rules import store
 from judge.rules.concordance import (
     METHODS,
+    RENUMBERED_ARROW,
     Comparison,
     Concordance,
+    DiffOp,
+    DiffPart,
     Link,
     NoCounterpart,
     RuleMissing,
@@ -36,21 +45,34 @@ from judge.rules.concordance import (
     is_cosmetic,
     is_empty_diff,
     load_curated,
+    method_label,
     normalize_title,
     reference_counterpart,
-    renumbered_sides,
     side_view,
     summary,
     tokenize,
 )
 from judge.rules.edition import EditionMeta, build_edition
 from judge.rules.index import RuleIndex, load_index
-from judge.rules.model import Paragraph, ParsedDocument, RawRule, Rule, Source, SourceFile
+from judge.rules.model import Edition, Paragraph, ParsedDocument, RawRule, Rule, Source, SourceFile
 from judge.rules.numbers import kind_of
+from judge.rules.text import normalize
 
 LABELS = Path(__file__).with_name("concordance_labels.toml")
 EN_2008, EN_2011 = "en-2008-07-15", "en-2011-09-30"
 TARGET = 0.95
+
+
+@pytest.fixture(scope="module")
+def conc(index: RuleIndex) -> Concordance:
+    """One concordance of the shipped corpus, shared by the tests of this module (as the
+    app's sessions share one)."""
+    return Concordance(index)
+
+
+@pytest.fixture(scope="module")
+def en_conc(en_index: RuleIndex) -> Concordance:
+    return Concordance(en_index)
 
 
 # --- the labelled table ----------------------------------------------------------------------
@@ -233,10 +255,11 @@ def test_links_are_well_formed(index: RuleIndex) -> None:
     assert seen > 100
 
 
-def test_sections_matched_by_titles_ignore_accents_and_case(index: RuleIndex) -> None:
+def test_sections_matched_by_titles_ignore_accents_and_case(
+    index: RuleIndex, conc: Concordance
+) -> None:
     assert normalize_title("Points de Vie") == normalize_title("points de vie")
     assert normalize_title("Symbole de l'extension") != normalize_title("Symbole d’extension")
-    conc = Concordance.for_index(index)
     link = conc.counterpart("fr-2011", "118", "fr-2024")
     assert link is not None and (link.to_rule, link.method, link.moved) == ("119", "title", True)
     same = conc.counterpart("fr-2011", "510", "fr-2024")
@@ -316,8 +339,7 @@ def test_a_rule_that_only_moved_is_found_as_moved() -> None:
     assert conc.counterpart("x-old", "102", "x-new").to_rule == "103"  # type: ignore[union-attr]
 
 
-def test_composed_and_approximate_links(index: RuleIndex) -> None:
-    conc = Concordance.for_index(index)
+def test_composed_and_approximate_links(index: RuleIndex, conc: Concordance) -> None:
     # fr-pre2009 → fr-2011 has only the curated sections: 420.5e goes through 2024
     # (2011's 704.5k is not in the French corpus: no exact link may land there)
     assert conc.counterpart("fr-pre2009", "420.5e", "fr-2011", approximate=False) is None
@@ -330,13 +352,13 @@ def test_composed_and_approximate_links(index: RuleIndex) -> None:
     assert coarse is not None and coarse.approximate and coarse.to_rule == "117"
 
 
-def test_links_say_when_their_target_is_absent(index: RuleIndex) -> None:
+def test_links_say_when_their_target_is_absent(index: RuleIndex, conc: Concordance) -> None:
     # 2011's corpus has 118 only: 2024's 704.8 and 704.5g land on numbers deduced from the
     # move of 704 (the same number), which 2011's corpus does not hold.
     for number in ("704.8", "704.5g"):
         rule = index.get(number, "fr-2024")
         assert rule is not None
-        by_edition = {x.to_edition: x for x in counterparts_for(index, rule)}
+        by_edition = {x.to_edition: x for x in counterparts_for(conc, rule)}
         shifted = by_edition["fr-2011"]
         assert (shifted.to_rule, shifted.approximate, shifted.present) == (number, True, False)
         assert shifted.to_dict()["present"] is False
@@ -344,11 +366,10 @@ def test_links_say_when_their_target_is_absent(index: RuleIndex) -> None:
     # a section known only by its title, whose rules are in the corpus, is present
     rule = index.get("704.8", "fr-2024")
     assert rule is not None
-    section = {x.to_edition: x for x in counterparts_for(index, rule)}["fr-pre2009"]
+    section = {x.to_edition: x for x in counterparts_for(conc, rule)}["fr-pre2009"]
     assert (section.to_rule, section.approximate, section.present) == ("420", True, True)
     assert index.edition("fr-pre2009").rules["420"].title_only
     # 2024's 119 « Points de vie » is a title of the table of contents, nothing more
-    conc = Concordance.for_index(index)
     life = conc.counterpart("fr-2011", "118", "fr-2024")
     assert life is not None and (life.to_rule, life.approximate, life.present) == (
         "119",
@@ -376,10 +397,10 @@ def test_present_on_every_link(index: RuleIndex) -> None:
                 assert link.present == bool(texts), link
 
 
-def test_absent_target_with_the_english_editions(en_index: RuleIndex) -> None:
+def test_absent_target_with_the_english_editions(en_index: RuleIndex, en_conc: Concordance) -> None:
     rule = en_index.get("420.5e", "fr-pre2009")
     assert rule is not None
-    by_edition = {x.to_edition: x for x in counterparts_for(en_index, rule)}
+    by_edition = {x.to_edition: x for x in counterparts_for(en_conc, rule)}
     assert (by_edition["fr-2011"].to_rule, by_edition["fr-2011"].present) == ("704.5k", False)
     assert (by_edition[EN_2011].to_rule, by_edition[EN_2011].present) == ("704.5k", True)
     assert by_edition["fr-2024"].present and by_edition[EN_2008].present
@@ -424,7 +445,7 @@ def page_index(request: pytest.FixtureRequest, index: RuleIndex, tmp_path: Path)
 
 
 def test_same_language_same_numbering_links_rule_to_rule(page_index: RuleIndex) -> None:
-    conc = Concordance.for_index(page_index)
+    conc = Concordance(page_index)
     assert page_index.edition(PAGE_ID).numbering == "modern"
     for number in ("704.3", "704.5a", "704.5b", "704.5g"):
         for a, b in ((PAGE_ID, "fr-2024"), ("fr-2024", PAGE_ID)):
@@ -437,13 +458,13 @@ def test_same_language_same_numbering_links_rule_to_rule(page_index: RuleIndex) 
         assert link is not None and link.confidence == 1.0, link
     cut = conc.counterpart(PAGE_ID, "704.3", "fr-2024")
     assert cut is not None and 0.7 <= cut.confidence < 1.0
-    comparison = compare(page_index, "704.3", PAGE_ID, "fr-2024")
+    comparison = compare(conc, "704.3", PAGE_ID, "fr-2024")
     assert comparison.new.number == "704.3" and comparison.changed
-    assert compare(page_index, "704.5g", PAGE_ID, "fr-2024").changed is False
+    assert compare(conc, "704.5g", PAGE_ID, "fr-2024").changed is False
 
 
 def test_no_translation_between_two_french_editions(page_index: RuleIndex) -> None:
-    conc = Concordance.for_index(page_index)
+    conc = Concordance(page_index)
     french = [e.id for e in page_index.editions if e.language == "fr"]
     english = [e.id for e in page_index.editions if e.language == "en"]
     for number in page_index.edition(PAGE_ID).rules:
@@ -461,11 +482,12 @@ def test_no_translation_between_two_french_editions(page_index: RuleIndex) -> No
 # --- with the English editions -----------------------------------------------------------------
 
 
-def test_old_french_and_2008_english_match_where_the_text_matches(en_index: RuleIndex) -> None:
-    conc = Concordance.for_index(en_index)
-    assert conc.is_translation_pair("fr-pre2009", EN_2008)
-    assert conc.is_translation_pair("fr-2011", EN_2011)
-    assert not conc.is_translation_pair("fr-2024", EN_2011)
+def test_old_french_and_2008_english_match_where_the_text_matches(
+    en_index: RuleIndex, en_conc: Concordance
+) -> None:
+    assert en_conc.is_translation_pair("fr-pre2009", EN_2008)
+    assert en_conc.is_translation_pair("fr-2011", EN_2011)
+    assert not en_conc.is_translation_pair("fr-2024", EN_2011)
     old_fr = en_index.edition("fr-pre2009")
     letters = [
         n
@@ -474,7 +496,7 @@ def test_old_french_and_2008_english_match_where_the_text_matches(en_index: Rule
     ]
     assert len(letters) > 11  # the 2008 list is longer (planeswalkers, counters)
     for number in letters:
-        link = conc.counterpart(EN_2008, number, "fr-pre2009", approximate=False)
+        link = en_conc.counterpart(EN_2008, number, "fr-pre2009", approximate=False)
         if number in old_fr.rules:
             assert link is not None and (link.to_rule, link.method) == (number, "translation")
             assert link.confidence >= 0.8
@@ -511,23 +533,22 @@ def test_the_2011_table_agrees_with_the_english_texts(en_index: RuleIndex) -> No
             assert cl.to_rule in landed or shared, cl
 
 
-def test_2008_to_2011_across_the_renumbering(en_index: RuleIndex) -> None:
-    conc = Concordance.for_index(en_index)
-    link = conc.counterpart(EN_2008, "420.4", EN_2011)
+def test_2008_to_2011_across_the_renumbering(en_index: RuleIndex, en_conc: Concordance) -> None:
+    link = en_conc.counterpart(EN_2008, "420.4", EN_2011)
     assert link is not None and (link.to_rule, link.method, link.moved) == ("704.4", "text", True)
-    link = conc.counterpart(EN_2008, "408.2d", EN_2011)
+    link = en_conc.counterpart(EN_2008, "408.2d", EN_2011)
     assert link is not None and link.to_rule == "115.2a"
-    comparison = compare(en_index, "408.1g", EN_2008, EN_2011)
+    comparison = compare(en_conc, "408.1g", EN_2008, EN_2011)
     assert comparison.new.number == "510.2"
     assert comparison.summary is not None and "pile" in comparison.summary
 
 
 def test_the_benchmark_reads_its_precision_as_a_lower_bound(
-    en_index: RuleIndex, capsys: pytest.CaptureFixture[str]
+    en_index: RuleIndex, en_conc: Concordance, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from tests.bench.bench_concordance import evaluate
 
-    evaluate(en_index, Concordance.for_index(en_index), None)
+    evaluate(en_index, en_conc, None)
     out = capsys.readouterr().out
     assert "(borne inférieure)" in out
     found = re.search(r"écarts avec la référence, (\d+) sur (\d+)", out)
@@ -564,31 +585,38 @@ def _rule(text: str, edition: str = "t", number: str = "100.1") -> Rule:
     )
 
 
-def test_diff_of_identical_rules_is_empty(index: RuleIndex) -> None:
+def test_diff_of_identical_rules_is_empty(index: RuleIndex, conc: Concordance) -> None:
     rule = index.get("704.5j", "fr-2024")
     assert rule is not None
-    diff = diff_rules(rule, rule, Concordance.for_index(index))
-    assert diff == [("equal", rule.text)]
+    diff = diff_rules(rule, rule, conc)
+    assert diff == [DiffPart(DiffOp.EQUAL, rule.text)]
     assert is_empty_diff(diff)
     assert summary(rule, rule) is None
 
 
-def _sides(diff: list[tuple[str, str]] | tuple[tuple[str, str], ...]) -> tuple[str, str]:
+def _sides(diff: list[DiffPart] | tuple[DiffPart, ...]) -> tuple[str, str]:
     """The old and the new text rebuilt from the operations, as the JSON contract says:
     equal + delete + old side of renumbered, equal + insert + new side of renumbered."""
     old = new = ""
-    for op, text in diff:
-        if op == "renumbered":
-            before, after = renumbered_sides(text)
-            old, new = old + before, new + after
-        elif op == "equal":
-            old, new = old + text, new + text
-        elif op == "delete":
-            old += text
+    for part in diff:
+        if part.op == "renumbered":
+            assert part.text == f"{part.old}{RENUMBERED_ARROW}{part.new}", part
+            old, new = old + part.old, new + part.new
+        elif part.op == "equal":
+            old, new = old + part.text, new + part.text
+        elif part.op == "delete":
+            old += part.text
         else:
-            assert op == "insert", op
-            new += text
+            assert part.op == "insert", part
+            new += part.text
+        assert (part.old_text, part.new_text) == _part_sides(part), part
     return old, new
+
+
+def _part_sides(part: DiffPart) -> tuple[str, str]:
+    if part.op == "renumbered":
+        return part.old, part.new
+    return ("" if part.op == "insert" else part.text), ("" if part.op == "delete" else part.text)
 
 
 def test_diff_marks_words_and_ignores_apostrophe_style() -> None:
@@ -608,10 +636,23 @@ def test_diff_marks_words_and_ignores_apostrophe_style() -> None:
     assert not is_cosmetic("ou moins perd", "ou moinsperd")
 
 
-def test_each_side_keeps_its_own_spacing(index: RuleIndex) -> None:
+def test_apostrophe_styles_are_the_ones_the_search_folds() -> None:
+    # One table of apostrophes for the diff and the search: the full-width apostrophe
+    # (U+FF07) of a copied page is the same word in both.
+    assert normalize("l'aura") == normalize("l\uff07aura")
+    a, b = _rule("Détruisez l'aura ciblée."), _rule("Détruisez l\uff07aura ciblée.")
+    diff = diff_rules(a, b)
+    assert is_empty_diff(diff)
+    assert _sides(diff) == (a.text, b.text)
+    assert is_cosmetic("l'aura", "l\uff07aura") and is_cosmetic("qu`il", "qu'il")
+    assert [t for t, _ in tokenize("l\uff07aura")] == ["l\uff07", "aura"]
+    assert not is_cosmetic("l'aura", "la aura")
+
+
+def test_each_side_keeps_its_own_spacing(index: RuleIndex, conc: Concordance) -> None:
     # 420.5a « ou moins perd » / 704.5a « ou moins, il perd »: the old side once read
     # « moinsperd », its words spaced as the new text spaces them.
-    comparison = compare(index, "420.5a", "fr-pre2009", "fr-2024")
+    comparison = compare(conc, "420.5a", "fr-pre2009", "fr-2024")
     old, new = comparison.old.text, comparison.new.text
     assert "ou moins perd" in old and "ou moins, il perd" in new
     assert _sides(comparison.diff) == (old, new)
@@ -619,7 +660,7 @@ def test_each_side_keeps_its_own_spacing(index: RuleIndex) -> None:
     assert "".join(t for _, t in side_view(comparison.diff, "new")) == new
     assert "ou moins{+, il+} perd" in render_diff(comparison.diff)
     # quotation marks: the old text's "…" stay on the old side, « … » on the new one
-    comparison = compare(index, "420.3", "fr-pre2009", "fr-2024")
+    comparison = compare(conc, "420.3", "fr-pre2009", "fr-2024")
     assert _sides(comparison.diff) == (comparison.old.text, comparison.new.text)
     old_side = "".join(t for _, t in side_view(comparison.diff, "old"))
     assert '"Chronologie des sorts et des capacités"' in old_side and "«" not in old_side
@@ -664,6 +705,7 @@ _pieces = st.lists(st.tuples(st.sampled_from(_WORDS), st.sampled_from(_SPACES)),
 @given(_pieces, _pieces, st.sampled_from(_SPACES), st.sampled_from(_SPACES))
 def test_diff_rebuilds_both_texts_exactly(
     index: RuleIndex,
+    conc: Concordance,
     pieces_a: list[tuple[str, str]],
     pieces_b: list[tuple[str, str]],
     lead_a: str,
@@ -673,16 +715,16 @@ def test_diff_rebuilds_both_texts_exactly(
     # (a renumbered operation when the new text says « règle 117 » there).
     text_a, text_b = _text(pieces_a, lead_a), _text(pieces_b, lead_b)
     a, b = _rule(text_a, "fr-pre2009"), _rule(text_b, "fr-2024")
-    diff = diff_rules(a, b, Concordance.for_index(index))
+    diff = diff_rules(a, b, conc)
     # (a text of blanks only is compared as an empty text)
     text_a, text_b = (t if t.strip() else "" for t in (text_a, text_b))
     assert _sides(diff) == (text_a, text_b)
-    assert all(text for _, text in diff)
+    assert all(part.text for part in diff)
     for side, text in (("old", text_a), ("new", text_b)):
         assert "".join(t for _, t in side_view(diff, side)) == text  # type: ignore[arg-type]
     # the inline view reads as the new text, with the deletions and the old numbers added
     inline = "".join(
-        renumbered_sides(t)[1] if m == "renumbered" else t
+        t.partition(RENUMBERED_ARROW)[2] if m == "renumbered" else t
         for m, t in inline_view(diff)
         if m != "delete"
     )
@@ -716,48 +758,46 @@ def test_spacing_and_quotation_styles_alone_are_no_change(
     assert not is_empty_diff(diff_rules(_rule(text_a), _rule(text_b + " perd")))
 
 
-def test_renumbered_reference_is_not_a_text_change(index: RuleIndex) -> None:
-    comparison = compare(index, "420.3", "fr-pre2009", "fr-2024")
+def test_renumbered_reference_is_not_a_text_change(index: RuleIndex, conc: Concordance) -> None:
+    comparison = compare(conc, "420.3", "fr-pre2009", "fr-2024")
     assert comparison.new.number == "704.3"
-    renumbered = [t.strip() for op, t in comparison.diff if op == "renumbered"]
-    assert renumbered == ["408 → 117", "314 → 514"]
-    changed = " ".join(t for op, t in comparison.diff if op in ("insert", "delete"))
+    renumbered = [p for p in comparison.diff if p.op is DiffOp.RENUMBERED]
+    assert [p.text.strip() for p in renumbered] == ["408 → 117", "314 → 514"]
+    assert [(p.old, p.new) for p in renumbered] == [("408", "117"), ("314", "514")]
+    assert ["renumbered", "408 → 117"] in comparison.to_dict()["diff"]
+    changed = " ".join(p.text for p in comparison.diff if p.op in ("insert", "delete"))
     assert not re.search(r"\b(408|117|314|514)\b", changed)
-    assert (
-        "".join(
-            t.split(" → ")[1] if op == "renumbered" else t
-            for op, t in comparison.diff
-            if op != "delete"
-        )
-        == comparison.new.text
-    )
+    assert "".join(p.new_text for p in comparison.diff) == comparison.new.text
+    assert "".join(p.old_text for p in comparison.diff) == comparison.old.text
 
 
-def test_summaries_of_known_changes(index: RuleIndex) -> None:
-    legend = compare(index, "420.5e", "fr-pre2009", "fr-2024")
+def test_summaries_of_known_changes(index: RuleIndex, conc: Concordance) -> None:
+    legend = compare(conc, "420.5e", "fr-pre2009", "fr-2024")
     assert legend.new.number == "704.5j"
     assert legend.summary is not None and "choisit un" in legend.summary
     assert "\n" not in legend.summary
-    sba = compare(index, "420.3", "fr-pre2009", "fr-2024").summary
+    sba = compare(conc, "420.3", "fr-pre2009", "fr-2024").summary
     assert sba is not None and "actions basées sur un état" in sba
     # an old text against itself: nothing changed, nothing to say
     old = index.get("420.5e", "fr-pre2009")
     assert old is not None and summary(old, old) is None
 
 
-def test_summaries_read_backwards(index: RuleIndex, capsys: pytest.CaptureFixture[str]) -> None:
+def test_summaries_read_backwards(
+    index: RuleIndex, conc: Concordance, capsys: pytest.CaptureFixture[str]
+) -> None:
     # From 2024 back to the old text: the legend rule's change, read the other way.
-    legend = compare(index, "704.5j", "fr-2024", "fr-pre2009")
+    legend = compare(conc, "704.5j", "fr-2024", "fr-pre2009")
     assert legend.new.number == "420.5e"
     assert legend.summary is not None and "\n" not in legend.summary
     assert "« le contrôleur en choisit un » → « tous »" in legend.summary
-    sba = compare(index, "704.3", "fr-2024", "fr-pre2009").summary
+    sba = compare(conc, "704.3", "fr-2024", "fr-pre2009").summary
     assert sba is not None and "s'appelaient « effets basés sur un état »" in sba
     # the direction is the editions' order: forwards, the backward reading is never given
     new, old = legend.old, legend.new
     assert summary(new, old, backwards=False) is None
     assert summary(old, new, backwards=True) is None
-    assert summary(old, new) == compare(index, "420.5e", "fr-pre2009", "fr-2024").summary
+    assert summary(old, new) == compare(conc, "420.5e", "fr-pre2009", "fr-2024").summary
     assert main(["compare", "704.5j", "--from", "fr-2024", "--to", "fr-pre2009"]) == 0
     out = capsys.readouterr().out
     assert "Résumé : Règle des légendes, en remontant le temps" in out
@@ -772,14 +812,14 @@ def test_every_known_change_reads_both_ways() -> None:
 # --- compare and its errors ----------------------------------------------------------------
 
 
-def test_compare_errors_are_french(index: RuleIndex) -> None:
+def test_compare_errors_are_french(index: RuleIndex, conc: Concordance) -> None:
     with pytest.raises(RuleMissing, match="n'existe pas dans l'édition fr-2024"):
-        compare(index, "420.5e", "fr-2024", "fr-pre2009")
+        compare(conc, "420.5e", "fr-2024", "fr-pre2009")
     with pytest.raises(NoCounterpart, match="pas d'équivalent connu") as exc:
-        compare(index, "111", "fr-2024", "fr-2011")
+        compare(conc, "111", "fr-2024", "fr-2011")
     assert "« Sorts »" in exc.value.message
     with pytest.raises(NoCounterpart, match="absente du corpus"):
-        compare(index, "118.3", "fr-2011", "fr-2024")
+        compare(conc, "118.3", "fr-2011", "fr-2024")
 
 
 def test_cli_compare_json_self_is_empty(capsys: pytest.CaptureFixture[str]) -> None:
@@ -841,27 +881,84 @@ def test_cli_compare_missing_exits_1(
 # --- for `judge rule` -------------------------------------------------------------------------
 
 
-def test_counterparts_for_and_references(index: RuleIndex) -> None:
+def test_counterparts_for_and_references(index: RuleIndex, conc: Concordance) -> None:
     rule = index.get("420.5e", "fr-pre2009")
     assert rule is not None
-    links = counterparts_for(index, rule)
+    links = counterparts_for(conc, rule)
     assert ("fr-2024", "704.5j") in {(x.to_edition, x.to_rule) for x in links}
     old = index.get("420.3", "fr-pre2009")
     assert old is not None
     by_target = {ref.target: ref for ref in old.references}
     assert by_target["314"].status == "missing"
-    landed = reference_counterpart(index, by_target["314"])
+    landed = reference_counterpart(conc, by_target["314"])
     assert landed is not None and (landed.to_edition, landed.to_rule) == ("fr-2024", "514")
-    landed = reference_counterpart(index, by_target["408"])
+    landed = reference_counterpart(conc, by_target["408"])
     assert landed is not None and landed.to_rule == "117"
     life = index.get("118.2", "fr-2011")
     assert life is not None
     ref = next(r for r in life.references if r.target == "119.3")
-    landed = reference_counterpart(index, ref)
+    landed = reference_counterpart(conc, ref)
     assert landed is not None and landed.to_rule == "120.3" and landed.approximate
     # a reference of the current edition has nothing to add
     today = index.get("704.3", "fr-2024")
     assert today is not None and today.references
-    assert reference_counterpart(index, today.references[0]) is None
+    assert reference_counterpart(conc, today.references[0]) is None
     with pytest.raises(NoCounterpart):
-        compare(index, "420.3", "fr-pre2009", "fr-2011")
+        compare(conc, "420.3", "fr-pre2009", "fr-2011")
+
+
+# --- layering and shared use ------------------------------------------------------------------
+
+
+def test_the_rules_never_import_the_search() -> None:
+    rules = Path(__file__).resolve().parents[2] / "judge" / "rules"
+    offenders = []
+    for path in sorted(rules.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            offenders += [f"{path.name}: {n}" for n in names if n.startswith("judge.search")]
+    assert offenders == []
+
+
+def test_the_concordance_loads_without_whoosh() -> None:
+    code = "import sys, judge.rules.concordance; assert 'whoosh' not in sys.modules, 'whoosh'"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_no_module_level_concordance() -> None:
+    assert not hasattr(Concordance, "for_index")
+
+
+def test_concurrent_readers_compute_a_pair_once(index: RuleIndex) -> None:
+    conc = Concordance(index)
+    calls: list[tuple[str, str]] = []
+    compute = conc._compute
+
+    def counted(a: Edition, b: Edition) -> list[Link]:
+        calls.append((a.id, b.id))
+        return compute(a, b)
+
+    conc._compute = counted  # type: ignore[method-assign]
+    start = threading.Barrier(8)
+
+    def read() -> Link | None:
+        start.wait()
+        return conc.counterpart("fr-pre2009", "420.5e", "fr-2024")
+
+    with ThreadPoolExecutor(8) as pool:
+        found = list(pool.map(lambda _: read(), range(8)))
+    assert len(set(found)) == 1 and found[0] is not None and found[0].to_rule == "704.5j"
+    assert len(calls) == len(set(calls))  # each pair computed once, whoever asked first
+
+
+def test_method_labels_are_french_and_in_fr() -> None:
+    assert set(fr.METHOD) == set(METHODS)
+    assert method_label("title") == fr.METHOD["title"] == "titres des sommaires"
+    assert method_label("inconnue") == "inconnue"

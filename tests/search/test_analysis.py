@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from judge.rules import text
 from judge.search import analysis
 from judge.search.analysis import analyze, normalize, terms, word_key
 
@@ -36,6 +37,14 @@ from judge.search.analysis import analyze, normalize, terms, word_key
 )
 def test_normalize(raw: str, expected: str) -> None:
     assert normalize(raw) == expected
+
+
+def test_normalize_is_the_rules_folding() -> None:
+    # One folding for the search and the rules (judge.rules.text), one apostrophe table.
+    assert analysis.normalize is text.normalize
+    for apostrophe in text.APOSTROPHES:
+        assert normalize(f"l{apostrophe}aura") == "l'aura", apostrophe
+        assert text.fold(f"l{apostrophe}aura") == "l'aura", apostrophe
 
 
 @given(st.text())

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import os
 import subprocess
 import sys
 import textwrap
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 
 from judge.rules.index import RuleIndex
+from judge.search import analysis
 from judge.search import index as search_index
 from judge.search.index import build, content_key, index_dir, is_complete, iter_documents
 from judge.search.query import Searcher
@@ -68,6 +71,33 @@ def test_content_key_follows_the_text(index: RuleIndex) -> None:
     key = content_key(index)
     assert key == content_key(RuleIndex(index.editions))  # same content, same key
     assert content_key(changed(index, "zorglub")) != key
+
+
+def test_content_key_is_the_documented_hash(index: RuleIndex) -> None:
+    """The folder name of an index on disk: its formula never changes by accident."""
+    h = hashlib.sha256(search_index.code_salt())
+    for ed in index.editions:
+        h.update(f"\0E{ed.id}\0{ed.language}\0".encode())
+        for rule in ed.rules.values():
+            h.update(f"\0R{rule.number}\0{rule.title or ''}\0{rule.parent or ''}\0".encode())
+            for p in rule.paragraphs:
+                h.update(f"\0P{p.kind}{p.language}{p.text}".encode())
+        for g in ed.glossary:
+            h.update(f"\0G{g.term}\0{g.text}".encode())
+    assert content_key(index) == h.hexdigest()[:24]
+    salt = f"judge-search {search_index.INDEX_VERSION} {analysis.ANALYSIS_VERSION}\0".encode()
+    assert search_index.code_salt().startswith(salt)
+
+
+def test_the_index_keeps_its_own_key(index: RuleIndex) -> None:
+    """Computed once per RuleIndex and salt, under a lock: no cache beside the index."""
+    fresh = RuleIndex(index.editions)
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        keys = set(pool.map(lambda _: fresh.content_key(b"salt"), range(32)))
+    assert keys == {fresh.content_key(b"salt")}
+    assert fresh.content_key(b"other") not in keys
+    assert fresh.content_key() == index.content_key()
+    assert not hasattr(search_index, "_KEYS")
 
 
 # --- reuse and rebuild -------------------------------------------------------------------

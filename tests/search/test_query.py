@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -275,12 +276,40 @@ def test_results_are_frozen(searcher: Searcher) -> None:
         result.hits[0].rule = "1"  # type: ignore[misc]
 
 
-def test_module_level_search_reuses_one_searcher(index: RuleIndex, search_home: object) -> None:
+def test_there_is_no_process_wide_searcher() -> None:
+    import judge.search
     from judge.search import query
 
-    first = query.get_searcher(index, home=search_home)  # type: ignore[arg-type]
-    assert query.get_searcher(index, home=search_home) is first  # type: ignore[arg-type]
-    assert keys(query.search(index, "704.5g", home=search_home))[0] == "fr-2024/704.5g"  # type: ignore[arg-type]
+    for name in ("get_searcher", "search", "_SEARCHERS"):
+        assert not hasattr(query, name)
+    assert "search" not in judge.search.__all__
+    with pytest.raises(AttributeError):
+        judge.search.get_searcher  # type: ignore[attr-defined]  # noqa: B018
+
+
+THREAD_QUERIES = ["cimetière", "704.5g", "contact mortel", "cimetierre", "blessure infligée"]
+
+
+def test_one_searcher_serves_many_threads(searcher: Searcher) -> None:
+    """The UI's sessions share one Searcher: concurrent queries answer as serial ones do."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    serial = {q: searcher.search(q, limit=20) for q in THREAD_QUERIES}
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        answers = list(pool.map(lambda q: (q, searcher.search(q, limit=20)), THREAD_QUERIES * 12))
+    for q, result in answers:
+        assert result == serial[q]
+
+
+def test_a_closed_searcher_says_so(index: RuleIndex, search_home: Path) -> None:
+    s = Searcher(index, home=search_home)
+    assert not s.closed
+    assert keys(s.search("704.5g"))[0] == "fr-2024/704.5g"
+    s.close()
+    s.close()  # twice is fine
+    assert s.closed
+    with pytest.raises(SearchError, match="fermée"):
+        s.search("704.5g")
 
 
 # --- bad input ---------------------------------------------------------------------------

@@ -151,8 +151,7 @@ def test_bad_cell_is_reported_with_its_place(app: AppTest) -> None:
 
 
 def test_sector_choice_skips_creatures_already_given_a_sector() -> None:
-    from judge.engine.board import load_board, parse_compact
-    from judge.engine.resolve import resolve
+    from judge import decode_board_text, load_board, resolve_board
     from ui.views.bac_a_sable import _choice_entries
 
     text = (
@@ -162,7 +161,7 @@ def test_sector_choice_skips_creatures_already_given_a_sector() -> None:
         "perm b controller=Alice creature 1/1\n"
         "choice 704.5u creature=a sector=alpha\n"
     )
-    res = resolve(load_board(parse_compact(text)).board)
+    res = resolve_board(load_board(decode_board_text(text))).resolution
     (needed,) = [c for c in res.choices_needed if c.rule == "704.5u"]
     entries = _choice_entries(needed, "beta", res.final)
     assert [e["creature"] for e in entries] == ["b"]

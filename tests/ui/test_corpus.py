@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from judge import open_judge
 from judge.rules import store
 from tests.ui.conftest import EVIL_DOC, link_to, no_exception, open_page, shown
 from ui import links, resources
@@ -34,6 +35,11 @@ def test_lists_editions_and_quality(app: AppTest) -> None:
     open_page(app, links.CORPUS)
     no_exception(app)
     assert _editions(app) == ["fr-2024", "fr-2011", "fr-pre2009"]
+    # The same count as `judge editions`: rules and sub-rules with a text.
+    counts = list(app.dataframe[0].value["Règles"])
+    with open_judge() as judge:
+        assert counts == [ed.rules for ed in judge.editions()]
+    assert counts[0] == 65
     text = shown(app)
     assert "Rapport de qualité" in text
     assert "11 présentes" in text  # fr-2024's resolved references
@@ -93,38 +99,38 @@ def test_good_upload_adds_an_edition(app: AppTest, tmp_home: Path) -> None:
     assert _store_listing(tmp_home) == []
 
 
-def test_old_index_is_served_while_the_new_one_is_built(
+def test_old_judge_is_served_while_the_new_one_is_built(
     tmp_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    old = resources.rule_index()
-    assert [e.id for e in old.editions] == ["fr-2024", "fr-2011", "fr-pre2009"]
+    old = resources.judge()
+    assert [e.id for e in old.editions()] == ["fr-2024", "fr-2011", "fr-pre2009"]
     doc = tmp_home.parent / "doc.txt"
     doc.write_text(EVIL_DOC, encoding="utf-8")
-    store.ingest(doc, edition_id="fr-2011-lent")
+    old.ingest(doc, "fr-2011-lent")
 
     release = threading.Event()
     started = threading.Event()
-    real_load = resources.load_index
+    real_open = resources.open_judge
 
-    def slow_load() -> object:
+    def slow_open(home: Path | None = None) -> object:
         started.set()
         assert release.wait(10)
-        return real_load()
+        return real_open(home)
 
-    monkeypatch.setattr(resources, "load_index", slow_load)
+    monkeypatch.setattr(resources, "open_judge", slow_open)
     builder = threading.Thread(target=resources.rebuild)
     builder.start()
     try:
         assert started.wait(10)
-        # A reader during the build gets the previous index, without waiting.
-        assert resources.rule_index() is old
+        # A reader during the build gets the previous Judge, without waiting.
+        assert resources.judge() is old
     finally:
         release.set()
-        builder.join(10)
-    new = resources.rule_index()
+        builder.join(30)
+    new = resources.judge()
     assert new is not old
-    assert "fr-2011-lent" in [e.id for e in new.editions]
-    assert "fr-2011-lent" not in [e.id for e in old.editions]  # never mutated
+    assert "fr-2011-lent" in [e.id for e in new.editions()]
+    assert "fr-2011-lent" not in [e.id for e in old.editions()]  # never mutated
 
 
 def test_damaged_imported_edition_is_reported(app: AppTest, tmp_home: Path) -> None:

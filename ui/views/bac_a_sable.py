@@ -12,8 +12,7 @@ from typing import Any
 
 import streamlit as st
 
-from judge.engine import Board, ChoiceNeeded, Finding, load_board, resolve
-from judge.engine.board import (
+from judge import (
     CARD_TYPES,
     RULE_SUBTYPES,
     RULESETS,
@@ -21,30 +20,27 @@ from judge.engine.board import (
     SUPERTYPES,
     VARIANTS,
     ZONES,
+    Board,
+    ChoiceNeeded,
+    Finding,
+    Judge,
+    JudgeError,
+    RuleText,
+    SandboxView,
+    ability_label,
     board_to_dict,
     decode_board_text,
-)
-from judge.engine.explain import (
-    RULESET_LABELS,
-    STOP_LABELS,
-    VARIANT_LABELS,
-    ZONE_LABELS,
-    RuleText,
-    ability_label,
     feminine_ids,
+    find_ruleset,
     finding_label,
-    index_rule_text,
-    no_rule_text,
+    load_board,
     subject_label,
 )
-from judge.engine.resolve import Resolution
-from judge.rules.errors import JudgeError
-from judge.rules.index import CORPUS_DIR, RuleIndex
+from judge.fr import RULESET_LABELS, STOP_LABELS, VARIANT_LABELS, ZONE_LABELS
 from ui import links, resources
 from ui.render import md
 from ui.views import board_tables as bt
 
-GALLERY = CORPUS_DIR / "boards"
 BOARD = "bac-plateau"  # the board being edited (file format dict)
 VERSION = "bac-version"  # bumped whenever BOARD is replaced: the editors start afresh
 RUN = "bac-lance"  # the board as it was when "Lancer" was pressed
@@ -63,7 +59,8 @@ BLANK: dict[str, Any] = {
 
 
 def gallery() -> dict[str, Path]:
-    return {p.stem: p for p in sorted(GALLERY.glob("*.json"))}
+    """The example boards of the corpus (corpus/boards/), by name."""
+    return resources.judge().gallery()
 
 
 def _set_board(board: dict[str, Any], source: str | None) -> None:
@@ -175,10 +172,11 @@ def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
     if description:
         st.info(md(description), icon=":material/description:")
     a, b, c = st.columns(3)
+    rulesets = list(RULESETS)  # by name
     ruleset = a.selectbox(
         "Jeu de règles",
-        RULESETS,
-        index=RULESETS.index(board.get("ruleset", "fr-2024")),
+        rulesets,
+        index=rulesets.index(board.get("ruleset", "fr-2024")),
         format_func=lambda r: str(RULESET_LABELS.get(str(r), r)).capitalize(),
         key=f"bac-regles-{v}",
     )
@@ -350,9 +348,8 @@ def _choice_entries(c: ChoiceNeeded, option: str, board: Board) -> list[dict[str
     return []
 
 
-def _choices(
-    rule_text: RuleText, res: Resolution, edition: str, column: str, feminine: set[str]
-) -> None:
+def _choices(view: SandboxView, edition: str, column: str, feminine: set[str]) -> None:
+    res, rule_text = view.resolution, view.rule_text
     if not res.choices_needed:
         return
     st.markdown("#### Choix attendus")
@@ -448,10 +445,10 @@ def _final_board(board: Board) -> None:
             )
 
 
-def show_resolution(index: RuleIndex, res: Resolution, column: str) -> None:
-    edition = res.ruleset  # the rulesets are named after the editions they quote
-    known = edition in {e.id for e in index.editions}
-    rule_text = index_rule_text(index, edition) if known else no_rule_text
+def show_resolution(view: SandboxView, column: str) -> None:
+    """One ruleset's resolution, each action quoted from the edition the ruleset follows."""
+    res, rule_text = view.resolution, view.rule_text
+    edition = find_ruleset(res.ruleset).edition  # the edition whose rules it quotes
     names = res.names
     feminine = feminine_ids(res.initial)
     label = RULESET_LABELS.get(res.ruleset, res.ruleset)
@@ -488,7 +485,7 @@ def show_resolution(index: RuleIndex, res: Resolution, column: str) -> None:
         st.error(md(f"Ont perdu la partie : {', '.join(res.losers)}."), icon=":material/flag:")
     elif not res.choices_needed:
         st.success("Aucun joueur ne perd la partie.")
-    _choices(rule_text, res, edition, column, feminine)
+    _choices(view, edition, column, feminine)
     if res.stopped and res.stopped != "choice":
         st.warning(md(STOP_LABELS.get(res.stopped, res.stopped)))
     _final_board(res.final)
@@ -502,7 +499,7 @@ def show_resolution(index: RuleIndex, res: Resolution, column: str) -> None:
     )
 
 
-def _results(index: RuleIndex, board_dict: dict[str, Any], both: bool) -> None:
+def _results(judge: Judge, board_dict: dict[str, Any], both: bool) -> None:
     try:
         loaded = load_board(board_dict)
     except JudgeError as exc:
@@ -519,11 +516,11 @@ def _results(index: RuleIndex, board_dict: dict[str, Any], both: bool) -> None:
     for col, rs in zip(columns, rulesets, strict=True):
         with col:
             try:
-                res = resolve(board, rs)
+                view = judge.resolve(board, rs)
             except JudgeError as exc:
                 st.error(md(exc.message))
                 continue
-            show_resolution(index, res, rs)
+            show_resolution(view, rs)
 
 
 def main() -> None:
@@ -532,8 +529,8 @@ def main() -> None:
         "Décrivez une situation de jeu, puis lancez les actions basées sur un état : chaque "
         "action est justifiée par sa règle."
     )
+    judge = resources.judge()
     _init()
-    index = resources.rule_index()
     _sources()
     board = st.session_state[BOARD]
     current = _editors(board)
@@ -555,7 +552,7 @@ def main() -> None:
         st.session_state[RUN] = current
     if RUN in st.session_state:
         st.divider()
-        _results(index, st.session_state[RUN], both)
+        _results(judge, st.session_state[RUN], both)
 
 
 main()

@@ -16,7 +16,8 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 
 # A cell is read as the file format types its field (only the columns below are looked up).
-from judge.engine.board import BOOL_FIELDS, INT_FIELDS, LIST_FIELDS
+from judge import BOOL_FIELDS, INT_FIELDS, LIST_FIELDS
+from judge.fr import BOARD_FIELD_LABELS, BOARD_TABLE_LABELS
 
 EXTRA = "extra"
 
@@ -50,33 +51,8 @@ DEFAULTS: dict[str, Any] = {
     "regeneration_shields": 0,
 }
 
-LABELS = {
-    "name": "Nom",
-    "life": "Points de vie",
-    "poison": "Poison",
-    "drew_from_empty_library": "A pioché (bibliothèque vide)",
-    "cant_lose": "Ne peut pas perdre",
-    "lost": "A perdu",
-    "id": "Identifiant",
-    "controller": "Contrôleur",
-    "owner": "Propriétaire",
-    "types": "Types",
-    "supertypes": "Sur-types",
-    "subtypes": "Sous-types",
-    "power": "Force",
-    "toughness": "Endurance",
-    "damage": "Blessures",
-    "deathtouch_damage": "Blessures (contact mortel)",
-    "counters": "Marqueurs",
-    "keywords": "Capacités",
-    "indestructible": "Indestructible",
-    "regeneration_shields": "Boucliers de régénération",
-    "token": "Jeton",
-    "attached_to": "Attaché à",
-    "zone": "Zone",
-    EXTRA: "Autres champs (JSON)",
-}
-TABLE_NAMES = {"players": "Joueurs", "permanents": "Permanents", "other_zones": "Autres zones"}
+LABELS = BOARD_FIELD_LABELS
+TABLE_NAMES = BOARD_TABLE_LABELS
 _COUNTER = re.compile(r"^\s*(.+?)\s*(?::|×|x|\s)\s*(-?\d+)\s*$")
 
 

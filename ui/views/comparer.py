@@ -6,39 +6,30 @@ from __future__ import annotations
 
 import streamlit as st
 
-from judge.rules.concordance import (
-    Comparison,
-    ComparisonError,
-    Concordance,
-    compare,
-    method_label,
-)
-from judge.rules.errors import JudgeError
-from judge.rules.index import RuleIndex
-from judge.rules.model import Rule
-from judge.rules.numbers import canonical
+from judge import Comparison, ComparisonError, Judge, JudgeError, Rule, canonical
+from judge.fr import METHOD
 from ui import links, resources
 from ui.render import diff_sides, md
 
 MAX_RULES = 80
 
 
-def _descendants(index: RuleIndex, rule: Rule) -> list[Rule]:
+def _descendants(judge: Judge, rule: Rule) -> list[Rule]:
     """The rule and everything under it, in document order."""
-    ed = index.edition(rule.edition)
+    ed = judge.edition(rule.edition)
     out = [rule]
     for child in rule.children:
-        out += _descendants(index, ed.rules[child])
+        out += _descendants(judge, ed.rules[child])
     return out
 
 
-def _selector(index: RuleIndex, number: str, old: str, new: str) -> tuple[str, str, str]:
-    ids = [ed.id for ed in index.editions]
+def _selector(judge: Judge, number: str, old: str, new: str) -> tuple[str, str, str]:
+    label = {ed.id: f"{ed.id} — {ed.label}" for ed in judge.editions()}
+    ids = list(label)
     a, b, c, d = st.columns([2, 3, 3, 1.2], vertical_alignment="bottom")
     typed = a.text_input(
         "Règle ou section", value=number, placeholder="ex. 420.5 ou 704.5j", key=f"cmp-n-{number}"
     ).strip()
-    label = {e: f"{e} — {index.edition(e).label}" for e in ids}
     chosen_old = str(
         b.selectbox(
             "De", ids, index=ids.index(old), format_func=lambda e: label[e], key=f"cmp-de-{old}"
@@ -79,7 +70,8 @@ def _comparison(cmp: Comparison) -> None:
             badges.append(f":orange-badge[Déplacée] **{md(link.from_rule)} → {md(link.to_rule)}**")
         badges.append(":red-badge[Modifiée]" if cmp.changed else ":green-badge[Inchangée]")
         via = f", via {', '.join(link.via)}" if link.via else ""
-        badges.append(md(f"({method_label(link.method)}, confiance {link.confidence:.0%}{via})"))
+        how = METHOD.get(link.method, link.method)
+        badges.append(md(f"({how}, confiance {link.confidence:.0%}{via})"))
         st.markdown(" ".join(badges))
         if cmp.summary:
             st.info(md(cmp.summary), icon=":material/history_edu:")
@@ -91,23 +83,23 @@ def _comparison(cmp: Comparison) -> None:
             _side(cmp.new, new_md)
 
 
-def _unmatched(index: RuleIndex, conc: Concordance, top: str, old: str, new: str) -> None:
+def _unmatched(judge: Judge, top: str, old: str, new: str) -> None:
     """Rules of the new edition's counterpart section that nothing of the old one reaches."""
-    link = conc.counterpart(old, top, new)
+    link = judge.counterpart(old, top, new)
     if link is None or link.approximate:
         return
-    target = index.edition(new).rules.get(link.to_rule)
+    target = judge.edition(new).rules.get(link.to_rule)
     if target is None:
         return
     reached = {
         lk.to_rule
-        for r in _descendants(index, index.edition(old).rules[top])
-        for lk in [conc.counterpart(old, r.number, new, approximate=False)]
+        for r in _descendants(judge, judge.edition(old).rules[top])
+        for lk in [judge.counterpart(old, r.number, new, approximate=False)]
         if lk is not None
     }
     fresh = [
         r
-        for r in _descendants(index, target)
+        for r in _descendants(judge, target)
         if r.number not in reached and not r.title_only and r.text.strip()
     ]
     if not fresh:
@@ -122,14 +114,14 @@ def _unmatched(index: RuleIndex, conc: Concordance, top: str, old: str, new: str
 
 def main() -> None:
     st.title("Comparer deux éditions")
-    index = resources.rule_index()
-    ids = [ed.id for ed in index.editions]
+    judge = resources.judge()
+    ids = [ed.id for ed in judge.editions()]
     number = st.query_params.get(links.RULE, "").strip()
     old = st.query_params.get(links.FROM, "")
     new = st.query_params.get(links.TO, "")
     old = old if old in ids else ids[-1]
     new = new if new in ids else ids[0]
-    number, old, new = _selector(index, number, old, new)
+    number, old, new = _selector(judge, number, old, new)
     if not number:
         st.info(
             "Choisissez une règle ou une section et deux éditions. Par exemple :",
@@ -147,12 +139,12 @@ def main() -> None:
         st.warning("Choisissez deux éditions différentes.")
         return
     num = canonical(number)
-    rule = index.edition(old).rules.get(num) if num else None
+    rule = judge.edition(old).rules.get(num) if num else None
     if rule is None:
-        nearest = index.nearest(number, old)
+        nearest = judge.nearest(number, old)
         hint = f" Numéros proches : {', '.join(nearest)}." if nearest else ""
         st.error(md(f"La règle {number} n'existe pas dans l'édition {old}.{hint}"))
-        if num and num in index.edition(new).rules:
+        if num and num in judge.edition(new).rules:
             links.page_link(
                 links.COMPARER,
                 f"Comparer dans l'autre sens ({new} → {old})",
@@ -160,12 +152,11 @@ def main() -> None:
                 icon=":material/swap_horiz:",
             )
         return
-    conc = Concordance.for_index(index)
-    rules = _descendants(index, rule)
+    rules = _descendants(judge, rule)
     results: list[Comparison | tuple[Rule, str]] = []
     for r in rules[:MAX_RULES]:
         try:
-            results.append(compare(index, r.number, old, new, conc))
+            results.append(judge.compare(r.number, old, new))
         except ComparisonError as exc:
             if r is rule or not r.title_only:
                 results.append((r, exc.message))
@@ -188,7 +179,7 @@ def main() -> None:
             with st.container(border=True):
                 links.rule_link(r.number, old, icon=":material/link_off:")
                 st.caption(md(message))
-    _unmatched(index, conc, rule.number, old, new)
+    _unmatched(judge, rule.number, old, new)
 
 
 main()

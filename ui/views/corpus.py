@@ -1,48 +1,38 @@
 """Corpus: the editions, their quality report, and importing a document.
 
-An import writes the store atomically (judge.rules.store.ingest), then builds the new index
-while every other session keeps reading the previous one (ui.resources.rebuild)."""
+An import writes the store atomically (`Judge.ingest`), then opens the Judge of the new
+generation while every other session keeps reading the previous one (ui.resources.rebuild)."""
 
 from __future__ import annotations
 
 import re
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
 
-from judge.rules import store
-from judge.rules.errors import JudgeError
-from judge.rules.index import QualityReport, RuleIndex
-from judge.rules.model import LAYOUTS, Layout
+from judge import LAYOUTS, MAX_BYTES, EditionView, Judge, JudgeError, Layout
+from judge.fr import LAYOUT, NUMBERING, SHIPPED
 from ui import links, resources
 from ui.render import md
 
-MAX_MB = store.MAX_BYTES // (1024 * 1024)
+MAX_MB = MAX_BYTES // (1024 * 1024)
 FLASH = "corpus-flash"
-LAYOUT_FR = {
-    "auto": "Détection automatique",
-    "official": "Texte officiel (Wizards)",
-    "html": "Page HTML",
-    "scraped": "Texte copié d'un site",
-    "glued_2011": "Texte 2011 (règles collées)",
-    "inline_pre2009": "Ancienne numérotation (avant 2009)",
-}
-NUMBERING_FR = {"modern": "moderne", "pre2009": "avant 2009"}
 
 
-def _editions_table(index: RuleIndex) -> None:
+def _editions_table(editions: tuple[EditionView, ...]) -> None:
     rows = [
         {
             "Identifiant": ed.id,
             "Libellé": ed.label,
             "Langue": ed.language,
             "Époque": ed.era or ed.date,
-            "Numérotation": NUMBERING_FR.get(ed.numbering, ed.numbering),
-            "Règles": sum(1 for r in ed.rules.values() if not r.title_only),
-            "Origine": "livrée" if ed.shipped else "importée",
+            "Numérotation": NUMBERING.get(ed.numbering, ed.numbering),
+            "Règles": ed.rules,  # the count `judge editions` shows
+            "Origine": SHIPPED[ed.shipped],
         }
-        for ed in index.editions
+        for ed in editions
     ]
     st.dataframe(rows, hide_index=True, width="stretch")
 
@@ -62,34 +52,36 @@ def _numbers(label: str, items: list[str], edition: str, as_links: bool = True) 
             st.markdown("- " + md(item))
 
 
-def _quality(index: RuleIndex, q: QualityReport) -> None:
-    refs = q.references
+def _quality(q: dict[str, Any]) -> None:
+    """One edition's quality report (`Judge.quality_of`, the `judge check --json` shape)."""
+    refs = q["references"]
+    edition = q["edition"]
     cols = st.columns(4)
-    cols[0].metric("Règles analysées", q.rules_parsed)
-    cols[1].metric("Sections", q.sections)
-    cols[2].metric("Titres seuls", q.title_only)
-    cols[3].metric("Entrées de glossaire", q.glossary_entries)
+    cols[0].metric("Règles analysées", q["rules_parsed"])
+    cols[1].metric("Sections", q["sections"])
+    cols[2].metric("Titres seuls", q["title_only"])
+    cols[3].metric("Entrées de glossaire", q["glossary_entries"])
     st.markdown(
         f"**Références** : {refs.get('resolved', 0)} présentes, "
         f"{refs.get('title_only', 0)} vers un titre seul, "
         f"{refs.get('missing', 0)} absentes du corpus"
     )
-    _numbers("Numéros déduits de la position", q.inferred, q.edition)
-    _numbers("Doublons renumérotés", q.duplicates_fixed, q.edition)
-    _numbers("Lacunes", q.gaps, q.edition, as_links=False)
-    _numbers("Paragraphes en anglais", q.english_paragraphs, q.edition)
-    _numbers("Numéros sans texte", q.empty_rules, q.edition)
-    _numbers("Texte écarté (hors règles)", q.not_rules, q.edition, as_links=False)
-    if q.sources:
+    _numbers("Numéros déduits de la position", q["inferred"], edition)
+    _numbers("Doublons renumérotés", q["duplicates_fixed"], edition)
+    _numbers("Lacunes", q["gaps"], edition, as_links=False)
+    _numbers("Paragraphes en anglais", q["english_paragraphs"], edition)
+    _numbers("Numéros sans texte", q["empty_rules"], edition)
+    _numbers("Texte écarté (hors règles)", q["not_rules"], edition, as_links=False)
+    if q["sources"]:
         st.markdown("**Sources**")
         st.dataframe(
             [
                 {
                     "Fichier": s.get("file", ""),
                     "Nom d'origine": s.get("original", ""),
-                    "Disposition": LAYOUT_FR.get(s.get("layout", ""), s.get("layout", "")),
+                    "Disposition": LAYOUT.get(s.get("layout", ""), s.get("layout", "")),
                 }
-                for s in q.sources
+                for s in q["sources"]
             ],
             hide_index=True,
             width="stretch",
@@ -105,7 +97,7 @@ def _safe_name(name: str) -> str:
 def _ingest(upload: object, edition_id: str, layout: str, replace: bool) -> None:
     data: bytes = upload.getvalue()  # type: ignore[attr-defined]
     name = _safe_name(str(upload.name))  # type: ignore[attr-defined]
-    if len(data) > store.MAX_BYTES:
+    if len(data) > MAX_BYTES:
         st.error(md(f"« {name} » est trop gros ({len(data) // 1024} Kio) : limite {MAX_MB} Mio."))
         return
     if not data.strip():
@@ -116,12 +108,11 @@ def _ingest(upload: object, edition_id: str, layout: str, replace: bool) -> None
         path = Path(tmp) / name
         path.write_bytes(data)
         try:
-            result = store.ingest(
+            result = resources.judge().ingest(
                 path,
                 edition_id.strip() or None,
                 None if layout == "auto" else _layout(layout),
                 replace=replace,
-                reserved=resources.shipped_ids(),
             )
         except JudgeError as exc:
             progress.empty()
@@ -139,11 +130,10 @@ def _ingest(upload: object, edition_id: str, layout: str, replace: bool) -> None
             return
     progress.progress(0.4, text="Édition enregistrée ; construction du nouvel index…")
     resources.rebuild(lambda f, m: progress.progress(0.4 + 0.6 * f, text=m))
-    ed = result.edition
-    count = sum(1 for r in ed.rules.values() if not r.title_only)
     verb = "remplacée" if result.replaced else "importée"
     st.session_state[FLASH] = (
-        f"Édition {ed.id} {verb} : {count} règles, {len(ed.glossary)} entrées de glossaire."
+        f"Édition {result.edition} {verb} : {result.rules} règles, "
+        f"{result.glossary} entrées de glossaire."
     )
     st.rerun()
 
@@ -178,7 +168,7 @@ def _import_form() -> None:
         layout = mid.selectbox(
             "Disposition",
             ["auto", *LAYOUTS],
-            format_func=lambda x: LAYOUT_FR.get(str(x), str(x)),
+            format_func=lambda x: LAYOUT.get(str(x), str(x)),
         )
         replace = st.checkbox("Remplacer l'édition si elle existe déjà")
         submitted = st.form_submit_button("Importer", icon=":material/upload_file:")
@@ -189,8 +179,8 @@ def _import_form() -> None:
             _ingest(upload, edition_id, str(layout or "auto"), replace)
 
 
-def _remove(index: RuleIndex) -> None:
-    imported = [ed.id for ed in index.editions if not ed.shipped]
+def _remove(judge: Judge) -> None:
+    imported = [ed.id for ed in judge.editions() if not ed.shipped]
     if not imported:
         return
     st.subheader("Retirer une édition importée")
@@ -203,7 +193,7 @@ def _remove(index: RuleIndex) -> None:
             st.warning("Cochez la confirmation pour retirer l'édition.")
             return
         try:
-            store.remove(str(eid))
+            judge.remove(str(eid))
         except JudgeError as exc:
             st.error(md(exc.message))
             return
@@ -217,18 +207,19 @@ def main() -> None:
     flash = st.session_state.pop(FLASH, None)
     if flash:
         st.success(md(flash), icon=":material/check_circle:")
-    index = resources.rule_index()
-    for warning in index.warnings:  # damaged imported editions, left out of the index
+    judge = resources.judge()
+    for warning in judge.warnings:  # damaged imported editions, left out of the index
         st.warning(md(warning), icon=":material/warning:")
+    editions = judge.editions()
     st.subheader("Éditions")
-    _editions_table(index)
-    st.caption(md(f"Éditions importées : {store.editions_dir()}"))
+    _editions_table(editions)
+    st.caption(md(f"Éditions importées : {judge.store_dir}"))
     st.subheader("Rapport de qualité")
-    for ed in index.editions:
-        with st.expander(md(f"{ed.id} — {ed.label}"), expanded=ed is index.editions[0]):
-            _quality(index, index.quality(ed.id))
+    for n, ed in enumerate(editions):
+        with st.expander(md(f"{ed.id} — {ed.label}"), expanded=n == 0):
+            _quality(judge.quality_of(ed.id))
     _import_form()
-    _remove(index)
+    _remove(judge)
 
 
 main()

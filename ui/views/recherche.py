@@ -8,19 +8,13 @@ from collections import OrderedDict
 
 import streamlit as st
 
-from judge.rules.errors import JudgeError
-from judge.search.query import Hit, SearchResult
+from judge import Hit, JudgeError, SearchResult
+from judge.fr import HIT_KIND
 from ui import links, resources
 from ui.render import highlight, md
 
 LIMIT = 30
 EXAMPLES = ("704.5g", "contact mortel", "deathtouch", "légende", "poison", "bibliotheque vide")
-KIND_FR = {
-    "number": "numéro",
-    "reference": "cite ce numéro",
-    "text": "texte",
-    "glossary": "glossaire",
-}
 
 
 def _group(hits: tuple[Hit, ...]) -> OrderedDict[str, list[Hit]]:
@@ -53,7 +47,7 @@ def _show_group(key: str, hits: list[Hit]) -> None:
             if hit.language == "en":
                 badges += " :blue-badge[EN]"
             if hit.kind in ("number", "reference"):
-                badges += f" :orange-badge[{KIND_FR[hit.kind]}]"
+                badges += f" :orange-badge[{HIT_KIND[hit.kind]}]"
             snippet = highlight((s.text, s.match) for s in hit.segments)
             st.markdown(f"{badges} {snippet}")
             if len(hits) > 1 and hit is not best and hit.kind != "glossary":
@@ -89,9 +83,9 @@ def _examples() -> None:
 
 def main() -> None:
     st.title("Recherche")
-    searcher = resources.searcher()
-    index = searcher.index
-    ids = [ed.id for ed in index.editions]
+    judge = resources.judge()
+    labels = {ed.id: ed.label for ed in judge.editions()}
+    ids = list(labels)
     asked = st.query_params.get(links.QUERY, "")
     wanted = [e for e in st.query_params.get(links.EDITIONS, "").split(",") if e in ids]
     # The widgets keep their state between runs; a new query string (a link was followed)
@@ -111,7 +105,7 @@ def main() -> None:
     editions = right.multiselect(
         "Éditions",
         ids,
-        format_func=lambda e: f"{e} — {index.edition(e).label}",
+        format_func=lambda e: f"{e} — {labels[e]}",
         placeholder="Toutes les éditions",
         key="recherche-editions",
     )
@@ -126,7 +120,7 @@ def main() -> None:
         _examples()
         return
     try:
-        result = searcher.search(query, editions=editions or None, limit=LIMIT)
+        result = judge.search(query, editions=editions or None, limit=LIMIT).result
     except JudgeError as exc:
         st.error(md(exc.message))
         return

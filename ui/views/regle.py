@@ -7,33 +7,19 @@ from __future__ import annotations
 
 import streamlit as st
 
-from judge.rules.errors import JudgeError
-from judge.rules.index import RuleIndex, RuleNotFound
-from judge.rules.model import Reference, Rule
+from judge import Judge, JudgeError, Reference, Rule, RuleNotFound, RuleView
+from judge.fr import REFERENCE_STATUS, RULE_KIND
 from ui import links, resources
 from ui.render import dot, md, shorten
 from ui.views import common
 
-STATUS_FR = {
-    "resolved": "présente",
-    "title_only": "titre seul : texte absent du corpus",
-    "missing": "absente du corpus",
-}
-KIND_FR = {"chapter": "Chapitre", "section": "Section", "rule": "Règle", "subrule": "Sous-règle"}
 MAX_GRAPH_CHILDREN = 8
 
 
-def _heading_title(index: RuleIndex, rule: Rule) -> str | None:
-    """The rule's own title, else the nearest titled ancestor's."""
-    for r in reversed(index.breadcrumb(rule)):
-        if r.title:
-            return r.title
-    return None
-
-
-def _selector(index: RuleIndex, number: str, edition: str | None) -> None:
+def _selector(judge: Judge, number: str, edition: str | None) -> None:
     """Number and edition pickers; a change rewrites the query string (the shareable state)."""
-    ids = [ed.id for ed in index.editions]
+    labels = {ed.id: ed.label for ed in judge.editions()}
+    ids = list(labels)
     options = ["", *ids]
     left, right = st.columns([1, 2])
     typed = left.text_input(
@@ -47,7 +33,7 @@ def _selector(index: RuleIndex, number: str, edition: str | None) -> None:
         options,
         index=options.index(edition) if edition in options else 0,
         format_func=lambda e: (
-            "La plus récente qui contient la règle" if not e else f"{e} — {index.edition(e).label}"
+            "La plus récente qui contient la règle" if not e else f"{e} — {labels[e]}"
         ),
         key=f"regle-edition-{number}-{edition}",
     )
@@ -60,8 +46,9 @@ def _selector(index: RuleIndex, number: str, edition: str | None) -> None:
         st.rerun()
 
 
-def _breadcrumb(index: RuleIndex, rule: Rule) -> None:
-    chain = index.breadcrumb(rule)
+def _breadcrumb(view: RuleView) -> None:
+    rule = view.rule
+    chain = view.breadcrumb
     with st.container(horizontal=True, gap="small", vertical_alignment="center"):
         for r in chain[:-1]:
             label = f"{r.number}. {r.title}" if r.title else r.number
@@ -86,15 +73,13 @@ def _text(rule: Rule) -> None:
             st.markdown(badge + md(p.text))
 
 
-def _children(index: RuleIndex, rule: Rule) -> None:
-    if not rule.children:
+def _children(view: RuleView) -> None:
+    if not view.children:
         return
     st.subheader("Sous-règles")
-    ed = index.edition(rule.edition)
-    for number in rule.children:
-        child = ed.rules[number]
+    for child in view.children:
         summary = child.title or shorten(child.text, 160) or "(titre seul)"
-        _linked_line(number, rule.edition, summary)
+        _linked_line(child.number, child.edition, summary)
 
 
 def _linked_line(number: str, edition: str, summary: str, help: str | None = None) -> None:
@@ -106,7 +91,7 @@ def _linked_line(number: str, edition: str, summary: str, help: str | None = Non
 
 def _reference_label(ref: Reference) -> str:
     title = f" — {ref.title}" if ref.title else ""
-    status = "" if ref.status == "resolved" else f" ({STATUS_FR[ref.status]})"
+    status = "" if ref.status == "resolved" else f" ({REFERENCE_STATUS[ref.status]})"
     return f"{ref.target}{title}{status}"
 
 
@@ -121,25 +106,25 @@ def _references(rule: Rule) -> None:
         seen.add(ref.target)
         hover = ref.title or ref.target
         if ref.status != "resolved":
-            hover = f"{hover} — {STATUS_FR[ref.status]}"
+            hover = f"{hover} — {REFERENCE_STATUS[ref.status]}"
         icon = ":material/link:" if ref.status == "resolved" else ":material/link_off:"
         links.rule_link(ref.target, ref.edition, label=_reference_label(ref), help=hover, icon=icon)
 
 
-def _cited_by(index: RuleIndex, rule: Rule) -> None:
-    citers = index.cited_by(rule)
-    if not citers:
+def _cited_by(view: RuleView) -> None:
+    if not view.cited_by:
         return
     st.subheader("Cité par")
-    ed = index.edition(rule.edition)
-    for c in citers:
+    ed = view.edition
+    for c in view.cited_by:
         citer = ed.rules.get(c.rule)
         _linked_line(c.rule, c.edition, shorten(citer.text, 160) if citer else "")
 
 
-def neighbourhood_dot(index: RuleIndex, rule: Rule) -> str:
+def neighbourhood_dot(view: RuleView) -> str:
     """The rule, its parent and children, what it cites and what cites it, as DOT."""
-    ed = index.edition(rule.edition)
+    rule = view.rule
+    ed = view.edition
 
     def node(number: str, style: str) -> str:
         r = ed.rules.get(number)
@@ -179,7 +164,7 @@ def neighbourhood_dot(index: RuleIndex, rule: Rule) -> str:
             lines.append(node(ref.target, style))
             drawn.add(ref.target)
         lines.append(f'  {dot(rule.number)} -> {dot(ref.target)} [label="cite"];')
-    for c in index.cited_by(rule):
+    for c in view.cited_by:
         if c.rule not in drawn:
             lines.append(node(c.rule, 'fillcolor="#dff3e4"'))
             drawn.add(c.rule)
@@ -188,28 +173,29 @@ def neighbourhood_dot(index: RuleIndex, rule: Rule) -> str:
     return "\n".join(lines)
 
 
-def _other_editions(index: RuleIndex, rule: Rule) -> None:
-    found = common.counterparts(index, rule)
+def _other_editions(judge: Judge, view: RuleView) -> None:
+    rule = view.rule
+    found = common.counterparts(judge, view)
     if not found:
         return
     st.subheader("Dans les autres éditions")
     diff = st.toggle(
         "Montrer les différences", key=f"diff-{rule.edition}-{rule.number}", value=False
     )
-    for other, how in found:
-        ed = index.edition(other.edition)
-        moved = f" — numérotée {other.number}" if other.number != rule.number else ""
-        # A stand-in for a number the concordance deduced but the corpus lacks.
-        absent = other.number not in ed.rules
-        state = " (absente du corpus)" if absent else ""
+    for cp in found:
+        ed = judge.edition(cp.edition)
+        moved = f" — numérotée {cp.number}" if cp.number != rule.number else ""
+        # A number the concordance deduced but the corpus lacks.
+        state = " (absente du corpus)" if cp.rule is None else ""
         with st.expander(md(f"{ed.id} — {ed.label}{moved}{state}"), expanded=diff):
-            st.caption(md(f"Correspondance : {how}"))
-            if absent:
+            st.caption(md(f"Correspondance : {cp.status}"))
+            other = cp.rule
+            if other is None:
                 continue
             if other.title_only or not other.text.strip():
                 st.caption("Titre seul : texte absent du corpus.")
             elif diff:
-                common.show_diff(index, rule, other)
+                common.show_diff(judge, rule, other)
             else:
                 for p in other.paragraphs:
                     st.markdown(md(p.text))
@@ -220,7 +206,7 @@ def _other_editions(index: RuleIndex, rule: Rule) -> None:
                     label=f"Ouvrir {other.number} ({other.edition})",
                     icon=":material/open_in_new:",
                 )
-                older, newer = sorted((other, rule), key=lambda r: index.edition(r.edition).order)
+                older, newer = sorted((other, rule), key=lambda r: judge.edition(r.edition).order)
                 links.page_link(
                     links.COMPARER,
                     f"Comparer {older.edition} → {newer.edition}",
@@ -229,38 +215,35 @@ def _other_editions(index: RuleIndex, rule: Rule) -> None:
                 )
 
 
-def show(index: RuleIndex, rule: Rule) -> None:
-    title = _heading_title(index, rule)
-    kind = KIND_FR.get(rule.kind, "Règle")
-    heading = f"{kind} {rule.number}" + (f" — {title}" if title else "")
+def show(judge: Judge, view: RuleView) -> None:
+    rule, ed = view.rule, view.edition
+    kind = RULE_KIND.get(rule.kind, RULE_KIND["rule"])
+    heading = f"{kind} {rule.number}" + (f" — {view.title}" if view.title else "")
     st.header(md(heading), anchor=False)
-    ed = index.edition(rule.edition)
     st.caption(md(f"Édition {ed.id} — {ed.label}"))
-    _breadcrumb(index, rule)
+    _breadcrumb(view)
 
     main, side = st.columns([3, 2], gap="large")
     with main:
         _text(rule)
-        _children(index, rule)
+        _children(view)
         _references(rule)
-        _cited_by(index, rule)
-        _other_editions(index, rule)
+        _cited_by(view)
+        _other_editions(judge, view)
     with side:
         st.subheader("Voisinage")
-        st.graphviz_chart(
-            neighbourhood_dot(index, rule), alt=f"Règles liées à la règle {rule.number}"
-        )
+        st.graphviz_chart(neighbourhood_dot(view), alt=f"Règles liées à la règle {rule.number}")
         st.caption("Pointillés : règle parente et sous-règles ; flèches « cite » : citations.")
         st.subheader("Lien à partager")
         st.code(links.rule_url(rule.number, rule.edition), language=None, wrap_lines=True)
         if rule.source:
             note = " — numéro déduit de la position" if rule.inferred else ""
             st.caption(md(f"Source : {rule.source.file}, ligne {rule.source.line}{note}"))
-        _prev_next(index, rule)
+        _prev_next(view)
 
 
-def _prev_next(index: RuleIndex, rule: Rule) -> None:
-    ed = index.edition(rule.edition)
+def _prev_next(view: RuleView) -> None:
+    rule, ed = view.rule, view.edition
     siblings = ed.rules[rule.parent].children if rule.parent else ()
     if rule.number not in siblings:
         return
@@ -276,26 +259,27 @@ def _prev_next(index: RuleIndex, rule: Rule) -> None:
             )
 
 
-def _contents(index: RuleIndex) -> None:
+def _contents(judge: Judge) -> None:
     """With no rule asked for: the sections each edition has text for."""
     st.info("Saisissez un numéro de règle, ou choisissez une section ci-dessous.")
-    for ed in index.editions:
-        with st.expander(md(f"{ed.id} — {ed.label}"), expanded=ed is index.editions[0]):
+    for n, info in enumerate(judge.editions()):
+        ed = judge.edition(info.id)
+        with st.expander(md(f"{ed.id} — {ed.label}"), expanded=n == 0):
             for r in ed.rules.values():
                 if r.kind == "section" and not r.title_only:
                     links.rule_link(r.number, ed.id, label=f"{r.number}. {r.title or ''}")
 
 
 def main() -> None:
-    index = resources.rule_index()
+    judge = resources.judge()
     number = st.query_params.get(links.RULE, "").strip()
     edition = st.query_params.get(links.EDITION, "").strip() or None
-    _selector(index, number, edition)
+    _selector(judge, number, edition)
     if not number:
-        _contents(index)
+        _contents(judge)
         return
     try:
-        rule = index.lookup(number, edition)
+        view = judge.rule(number, edition)
     except RuleNotFound as exc:
         st.error(md(exc.message), icon=":material/search_off:")
         for near in exc.nearest:
@@ -304,10 +288,11 @@ def main() -> None:
     except JudgeError as exc:
         st.error(md(exc.message))
         return
+    rule = view.rule
     # Always write the canonical, complete address back: the URL bar then holds the link a
     # judge copies (and a page link to this same page does not update the URL by itself).
     st.query_params.from_dict(links.rule_params(rule.number, rule.edition))
-    show(index, rule)
+    show(judge, view)
 
 
 main()

@@ -25,8 +25,22 @@ def _heading(line: str) -> tuple[str, str] | None:
 def parse(text: str, file: str) -> ParsedDocument:
     doc = ParsedDocument(file=file, layout="scraped")
     lines = text.split("\n")
+    i = _page_titles(doc, lines, file)
+    i = _contents(doc, lines, i)
+    body = _Body(doc, file)
+    for j in range(i, len(lines)):
+        line = lines[j].strip()
+        if line:
+            body.line(line, j + 1)
+    if not any(r.paragraphs for r in doc.rules):
+        raise DocumentError(f"{file} : aucune règle trouvée dans le document", file=file)
+    doc.language = "fr"
+    return doc
+
+
+def _page_titles(doc: ParsedDocument, lines: list[str], file: str) -> int:
+    """Skip the page title(s) before the contents; the index of the first heading."""
     i = 0
-    # Skip the page title(s) before the contents.
     while i < len(lines) and _heading(lines[i].strip()) is None:
         if lines[i].strip():
             doc.issues.append(
@@ -38,8 +52,12 @@ def parse(text: str, file: str) -> ParsedDocument:
                 )
             )
         i += 1
-    # The contents: headings in increasing order. The body starts at the first
-    # heading that goes back (e.g. "704." after "905.") or the first non-heading.
+    return i
+
+
+def _contents(doc: ParsedDocument, lines: list[str], i: int) -> int:
+    """The contents from line `i`: headings in increasing order. The body starts at the first
+    heading that goes back (e.g. "704." after "905.") or the first non-heading; its index."""
     last_key = -1
     while i < len(lines):
         line = lines[i].strip()
@@ -55,62 +73,68 @@ def parse(text: str, file: str) -> ParsedDocument:
         doc.contents[h[0]] = h[1]
         last_key = key
         i += 1
+    return i
 
-    section: str | None = None
-    current: RawRule | None = None
-    rule_counter = 0
-    for j in range(i, len(lines)):
-        line = lines[j].strip()
-        if not line:
-            continue
-        src = Source(file, j + 1)
+
+class _Body:
+    """The body, line by line: section headings, numbered rules, examples, and bare
+    paragraphs numbered by their position."""
+
+    def __init__(self, doc: ParsedDocument, file: str) -> None:
+        self.doc = doc
+        self.file = file
+        self.section: str | None = None
+        self.current: RawRule | None = None
+        self.rule_counter = 0
+
+    def line(self, line: str, lineno: int) -> None:
+        src = Source(self.file, lineno)
         sec = _SECTION.match(line)
-        if sec and (sec.group(1) in doc.contents or section is None):
-            section = sec.group(1)
-            rule_counter = 0
-            current = RawRule(section, title=sec.group(2).strip(), source=src)
-            doc.rules.append(current)
-            continue
-        if section is None:
+        if sec and (sec.group(1) in self.doc.contents or self.section is None):
+            self.section = sec.group(1)
+            self.rule_counter = 0
+            self._add(RawRule(self.section, title=sec.group(2).strip(), source=src))
+            return
+        if self.section is None:
             raise DocumentError(
-                f"{file}, ligne {j + 1} : texte de règle avant tout titre de section",
-                file=file,
-                line=j + 1,
+                f"{self.file}, ligne {lineno} : texte de règle avant tout titre de section",
+                file=self.file,
+                line=lineno,
             )
-        ex = EXAMPLE.match(line)
-        if ex and current is not None:
-            current.paragraphs.append(Paragraph(line, detect_language(line), src, kind="example"))
-            continue
+        if EXAMPLE.match(line) and self.current is not None:
+            self.current.paragraphs.append(
+                Paragraph(line, detect_language(line), src, kind="example")
+            )
+            return
         num = _NUMBERED.match(line)
-        if num and num.group(1).startswith(section + "."):
-            number = num.group(1)
-            _sec, rule, letters = split(number)
-            if letters and rule != rule_counter:
-                doc.issues.append(
-                    ParseIssue(
-                        "inferred",
-                        f"{number} ne suit pas la règle {section}.{rule_counter} déduite ; "
-                        f"numérotation recalée sur {section}.{rule}",
-                        number=number,
-                        source=src,
-                    )
-                )
-            rule_counter = rule
-            body = num.group(2)
-            current = RawRule(number, source=src)
-            current.paragraphs.append(Paragraph(body, detect_language(body), src))
-            doc.rules.append(current)
-            continue
+        if num and num.group(1).startswith(self.section + "."):
+            self._numbered(num.group(1), num.group(2), src)
+            return
         # A bare paragraph: the next main rule of the section, numbered by position.
-        rule_counter += 1
-        number = f"{section}.{rule_counter}"
-        current = RawRule(number, source=src, inferred=True)
-        current.paragraphs.append(Paragraph(line, detect_language(line), src))
-        doc.rules.append(current)
-        doc.issues.append(
+        self.rule_counter += 1
+        number = f"{self.section}.{self.rule_counter}"
+        self._add(RawRule(number, source=src, inferred=True), line, src)
+        self.doc.issues.append(
             ParseIssue("inferred", f"{number} : numéro déduit de la position", number, src)
         )
-    if not any(r.paragraphs for r in doc.rules):
-        raise DocumentError(f"{file} : aucune règle trouvée dans le document", file=file)
-    doc.language = "fr"
-    return doc
+
+    def _numbered(self, number: str, body: str, src: Source) -> None:
+        _sec, rule, letters = split(number)
+        if letters and rule != self.rule_counter:
+            self.doc.issues.append(
+                ParseIssue(
+                    "inferred",
+                    f"{number} ne suit pas la règle {self.section}.{self.rule_counter} déduite ; "
+                    f"numérotation recalée sur {self.section}.{rule}",
+                    number=number,
+                    source=src,
+                )
+            )
+        self.rule_counter = rule
+        self._add(RawRule(number, source=src), body, src)
+
+    def _add(self, rule: RawRule, text: str | None = None, src: Source | None = None) -> None:
+        if text is not None and src is not None:
+            rule.paragraphs.append(Paragraph(text, detect_language(text), src))
+        self.current = rule
+        self.doc.rules.append(rule)

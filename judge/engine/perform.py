@@ -1,0 +1,538 @@
+"""Performing one event: a check's findings turned into what happens (704.3: all at once)
+and the next board. Replacements are applied here: indestructible and regeneration for a
+destruction, "can't lose" and a loss replacement (once for several reasons: 704.7) for a
+defeat; persist and undying trigger from last known information (704.8).
+
+Each action kind does one thing to the next board (`_EFFECTS`); the kinds that several rules
+may ask for at once are merged into one action per object first (`_MERGED_KINDS`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from types import MappingProxyType
+from typing import TypeAlias, TypeVar
+
+from judge.engine.rulesets import Ruleset
+from judge.engine.state import Board, Finding, OtherObject, Permanent, Player, Snapshot
+from judge.engine.vocabulary import ActionKind, FindingKind, NoteKind, SubjectKind, pt_counter
+from judge.engine.wording import de, fr_list, plural
+from judge.fr import ABILITY_LABELS
+from judge.rules.numbers import sort_key
+
+# Dies-trigger keywords, with the counter whose presence stops each.
+DIES_KEYWORDS = MappingProxyType({"persist": "-1/-1", "undying": "+1/+1"})
+
+
+@dataclass(frozen=True)
+class Trigger:
+    """A triggered ability put on the stack after the state-based actions."""
+
+    source: str
+    name: str
+    ability: str  # the keyword in English (persist, undying)
+    controller: str
+    rule: str
+    why: str
+    after_pass: int = 0
+
+
+# --- performing one event -----------------------------------------------------------
+
+
+@dataclass
+class Event:
+    """What one event does: the actions and notes to report, and the changes to make."""
+
+    actions: list[Finding] = field(default_factory=list)
+    notes: list[Finding] = field(default_factory=list)
+    leaving: dict[str, str] = field(default_factory=dict)  # id -> zone (graveyard, library)
+    gone: set[str] = field(default_factory=set)  # other objects that cease to exist
+    to_command: set[str] = field(default_factory=set)
+    regenerate: set[str] = field(default_factory=set)
+    unattach: set[str] = field(default_factory=set)
+    remove: dict[str, dict[str, int]] = field(default_factory=dict)
+    protector: dict[str, str] = field(default_factory=dict)
+    sector: dict[str, str] = field(default_factory=dict)
+    losers: list[str] = field(default_factory=list)
+    life: dict[str, int] = field(default_factory=dict)
+    triggers: list[Trigger] = field(default_factory=list)
+
+
+def _merge(
+    findings: Sequence[Finding], kind: FindingKind, why_suffix: str = "", note: bool = False
+) -> Finding:
+    first = findings[0]
+    if len(findings) == 1 and first.kind == kind and first.note == note and not why_suffix:
+        return first
+    also = tuple(dict.fromkeys(f.rule for f in findings[1:] if f.rule != first.rule))
+    why = " ; ".join(dict.fromkeys(f.why for f in findings if f.why))
+    return Finding(
+        first.rule,
+        kind,
+        first.subject,
+        first.subject_kind,
+        why + why_suffix,
+        note=note,
+        also=also,
+    )
+
+
+def perform(
+    snap: Snapshot, findings: Sequence[Finding], ruleset: Ruleset
+) -> tuple[Event, Board, bool]:
+    """Perform one check's findings as one event. Returns the event, the new board and
+    whether anything changed."""
+    ev = Event()
+    ev.notes.extend(f for f in findings if f.note)
+    by_player, by_team, by_object = _gather(snap, [f for f in findings if not f.note])
+    # Players: every reason to lose is gathered first (704.7: one replacement for all).
+    for team in snap.board.teams:
+        if team.name in by_team:
+            members = [snap.players[m] for m in team.members]
+            _lose(snap, ev, team.name, "team", members, by_team[team.name], ruleset)
+    for player in snap.board.players:
+        if player.name in by_player:
+            _lose(snap, ev, player.name, "player", [player], by_player[player.name], ruleset)
+    # Objects, in id order.
+    for oid in sorted(by_object):
+        _perform_on_object(snap, ev, by_object[oid])
+    new_board, changed = _next_board(snap, ev, ruleset)
+    ev.actions.sort(key=_finding_order)
+    ev.notes.sort(key=_finding_order)
+    return ev, new_board, changed
+
+
+_Groups: TypeAlias = dict[str, list[Finding]]
+
+
+def _gather(snap: Snapshot, acts: Iterable[Finding]) -> tuple[_Groups, _Groups, _Groups]:
+    """The actions by player, by Two-Headed Giant team (a member's loss is the team's:
+    704.6a) and by object."""
+    by_player: _Groups = {}
+    by_team: _Groups = {}
+    by_object: _Groups = {}
+    two_hg = snap.variant == "two-headed-giant"
+    for f in acts:
+        if f.kind != ActionKind.LOSE_GAME:
+            by_object.setdefault(f.subject, []).append(f)
+        elif f.subject_kind == "team":
+            by_team.setdefault(f.subject, []).append(f)
+        elif two_hg and f.subject in snap.team_of:
+            by_team.setdefault(snap.team_of[f.subject].name, []).append(f)
+        else:
+            by_player.setdefault(f.subject, []).append(f)
+    return by_player, by_team, by_object
+
+
+# --- losing the game ---------------------------------------------------------------
+
+
+def _lose(
+    snap: Snapshot,
+    ev: Event,
+    subject: str,
+    subject_kind: SubjectKind,
+    members: Sequence[Player],
+    reasons: Sequence[Finding],
+    ruleset: Ruleset,
+) -> None:
+    """A player (or a 2HG team) would lose the game for one or more reasons at once: a
+    "can't lose" effect prevents it, else a loss replacement replaces it (once for all the
+    reasons: 704.7), else the player (or every member) loses."""
+    blocker = next((m for m in members if m.cant_lose), None)
+    if blocker is not None:
+        team = " (son équipe non plus)" if subject_kind == "team" else ""
+        for f in reasons:
+            ev.notes.append(
+                replace(
+                    f,
+                    kind=NoteKind.PREVENTED,
+                    note=True,
+                    why=f"{f.why} ; mais {blocker.name} ne peut pas perdre la partie{team}",
+                )
+            )
+        return
+    for m in members:
+        repl = m.loss_replacement
+        if repl is not None and (repl.source is None or repl.source in snap.permanents):
+            _replace_loss(snap, ev, m, reasons, ruleset)
+            return
+    merged = _merge(reasons, ActionKind.LOSE_GAME)
+    if subject_kind == "team":
+        names = [m.name for m in members]
+        merged = replace(
+            merged,
+            subject=subject,
+            subject_kind="team",
+            why=f"{merged.why} ; l'équipe ({fr_list(names)}) perd la partie",
+        )
+    ev.actions.append(merged)
+    ev.losers.extend(m.name for m in members if not m.lost)
+
+
+def _replace_loss(
+    snap: Snapshot, ev: Event, m: Player, reasons: Sequence[Finding], ruleset: Ruleset
+) -> None:
+    """704.7 — a loss replacement (Lich's Mirror) applied once, whatever the number of
+    reasons to lose."""
+    repl = m.loss_replacement
+    assert repl is not None
+    rules = list(dict.fromkeys(f.rule for f in reasons))
+    extra: tuple[str, ...] = ()
+    if len(rules) > 1:
+        extra = (ruleset.same_result_rule,)
+    effects = []
+    if repl.life is not None:
+        ev.life[m.name] = repl.life
+        effects.append(f"son total de points de vie devient {repl.life}")
+    if repl.permanents_to_library:
+        owned = sorted(p.id for p in snap.board.permanents if p.owner == m.name)
+        for pid in owned:
+            ev.leaving.setdefault(pid, "library")
+        mixed = "mélangés" if len(owned) > 1 else "mélangé"
+        effects.append(
+            f"{plural(len(owned), 'permanent')} {de(m.name)} {mixed} dans sa bibliothèque"
+        )
+    once = (
+        f"{len(rules)} raisons de perdre ({', '.join(rules)}), un seul remplacement"
+        if len(rules) > 1
+        else f"raison : {rules[0]}"
+    )
+    why = f"{repl.name} remplace la défaite {de(m.name)} ({once})"
+    if effects:
+        why += " : " + ", ".join(effects)
+    ev.actions.append(
+        Finding(rules[0], ActionKind.REPLACE_LOSS, m.name, "player", why, also=(*rules[1:], *extra))
+    )
+    for f in reasons:
+        ev.notes.append(
+            replace(f, kind=NoteKind.REPLACED, note=True, why=f"{f.why} ; remplacé par {repl.name}")
+        )
+
+
+# --- what happens to an object ---------------------------------------------------------
+
+
+def _destroy(snap: Snapshot, ev: Event, findings: Sequence[Finding]) -> None:
+    """Destroy a permanent once for all its reasons, unless it is indestructible (the
+    destruction does not happen) or a regeneration shield replaces it."""
+    perm = snap.permanents.get(findings[0].subject)
+    if perm is None:
+        return
+    merged = _merge(findings, ActionKind.DESTROY)
+    if perm.is_indestructible:
+        ev.notes.append(
+            replace(
+                merged,
+                kind=NoteKind.PREVENTED,
+                note=True,
+                why=f"{merged.why} ; indestructible : la destruction n'a pas lieu",
+            )
+        )
+    elif perm.regeneration_shields > 0:
+        ev.actions.append(
+            replace(
+                merged,
+                kind=ActionKind.REGENERATE,
+                why=f"{merged.why} ; un bouclier de régénération remplace la destruction "
+                f"(la créature est engagée, ses blessures retirées, elle est retirée du "
+                f"combat)",
+            )
+        )
+        ev.notes.append(
+            replace(
+                merged,
+                kind=NoteKind.REPLACED,
+                note=True,
+                why=f"{merged.why} ; destruction remplacée par la régénération",
+            )
+        )
+        ev.regenerate.add(perm.id)
+    else:
+        ev.actions.append(merged)
+        ev.leaving[perm.id] = "graveyard"
+
+
+def _unattach(snap: Snapshot, ev: Event, findings: Sequence[Finding]) -> None:
+    """Unattach once, whichever rules asked for it (704.5n, 704.5p)."""
+    ev.actions.append(_merge(findings, ActionKind.UNATTACH))
+    ev.unattach.add(findings[0].subject)
+
+
+def _to_graveyard(ev: Event, f: Finding) -> None:
+    ev.leaving[f.subject] = "graveyard"
+
+
+def _cease_to_exist(ev: Event, f: Finding) -> None:
+    ev.gone.add(f.subject)
+
+
+def _to_command_zone(ev: Event, f: Finding) -> None:
+    ev.to_command.add(f.subject)
+
+
+def _remove_counters_of(ev: Event, f: Finding) -> None:
+    """704.5q and 704.5r together: the larger removal, then the cap of 704.5r ("until only N
+    remain") -- the same as removing 704.5q's, then capping."""
+    if f.counters:
+        acc = ev.remove.setdefault(f.subject, {})
+        for k, n in f.counters.items():
+            acc[k] = max(acc.get(k, 0), n)
+
+
+def _set_protector(ev: Event, f: Finding) -> None:
+    if f.value is not None:
+        ev.protector[f.subject] = f.value
+
+
+def _set_sector(ev: Event, f: Finding) -> None:
+    if f.value is not None:
+        ev.sector[f.subject] = f.value
+
+
+# The kinds performed once for all the findings of an object, in this order.
+_MERGED_KINDS: Mapping[FindingKind, Callable[[Snapshot, Event, Sequence[Finding]], None]] = (
+    MappingProxyType({ActionKind.DESTROY: _destroy, ActionKind.UNATTACH: _unattach})
+)
+# What each other kind does to the next board (the kinds not here only report).
+_EFFECTS: Mapping[FindingKind, Callable[[Event, Finding], None]] = MappingProxyType(
+    {
+        ActionKind.PUT_INTO_GRAVEYARD: _to_graveyard,
+        ActionKind.SACRIFICE: _to_graveyard,
+        ActionKind.CEASE_TO_EXIST: _cease_to_exist,
+        ActionKind.REMOVE_FROM_GAME: _cease_to_exist,
+        ActionKind.MOVE_TO_COMMAND_ZONE: _to_command_zone,
+        ActionKind.REMOVE_COUNTERS: _remove_counters_of,
+        ActionKind.CHOOSE_PROTECTOR: _set_protector,
+        ActionKind.CHOOSE_SECTOR: _set_sector,
+    }
+)
+
+
+def _perform_on_object(snap: Snapshot, ev: Event, findings: Sequence[Finding]) -> None:
+    """Everything the event does to one object."""
+    for kind, perform_merged in _MERGED_KINDS.items():
+        same = [f for f in findings if f.kind == kind]
+        if same:
+            perform_merged(snap, ev, same)
+    for f in findings:
+        if f.kind in _MERGED_KINDS:
+            continue
+        ev.actions.append(f)
+        effect = _EFFECTS.get(f.kind)
+        if effect is not None:
+            effect(ev, f)
+
+
+_rule_order = lru_cache(maxsize=None)(sort_key)
+
+
+def _finding_order(f: Finding) -> tuple[tuple[int, int, int, int], str, str]:
+    return (_rule_order(f.rule), f.subject, f.kind)
+
+
+# --- the next board ------------------------------------------------------------------
+
+T = TypeVar("T")
+
+
+def _evolve(obj: T, changes: Mapping[str, object]) -> T:
+    """`dataclasses.replace` without re-running `__init__` over every field (the board's
+    slotted dataclasses are frozen and have no `__post_init__`)."""
+    cls = type(obj)
+    new = object.__new__(cls)
+    for name in cls.__slots__:  # type: ignore[attr-defined]
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
+
+
+def _remove_counters(p: Permanent, remove: Mapping[str, int]) -> dict[str, object]:
+    counters = dict(p.counters)
+    for kind, n in remove.items():
+        counters[kind] = max(0, counters.get(kind, 0) - n)
+    for kind, most in p.max_counters.items():  # 704.5r: "until only N remain"
+        if counters.get(kind, 0) > most:
+            counters[kind] = most
+    power, toughness = p.power, p.toughness
+    for kind, before in p.counters.items():
+        delta = before - counters.get(kind, 0)
+        pt = pt_counter(kind)
+        if delta and pt is not None:
+            if power is not None:
+                power -= pt[0] * delta
+            if toughness is not None:
+                toughness -= pt[1] * delta
+    return {
+        "counters": {k: v for k, v in counters.items() if v},
+        "power": power,
+        "toughness": toughness,
+    }
+
+
+def _dies_triggers(p: Permanent, ev: Event, ruleset: Ruleset) -> None:
+    """Persist / undying, decided from last known information (704.8): `p` is the permanent
+    as it last existed on the battlefield, before this event."""
+    if "creature" not in p.types:
+        return
+    rule = ruleset.lki_rule
+    for keyword, blocker in DIES_KEYWORDS.items():
+        if keyword not in p.keywords:
+            continue
+        french = ABILITY_LABELS[keyword]
+        n = p.counter(blocker)
+        if n == 0:
+            ev.triggers.append(
+                Trigger(
+                    p.id,
+                    p.name,
+                    keyword,
+                    p.controller,
+                    rule,
+                    f"{french} ({keyword}) : la créature est morte sans marqueur {blocker} "
+                    f"(dernières informations connues)",
+                )
+            )
+        else:
+            counted = plural(n, f"marqueur {blocker}", f"marqueurs {blocker}")
+            ev.notes.append(
+                Finding(
+                    rule,
+                    NoteKind.NOT_TRIGGERED,
+                    p.id,
+                    why=f"{french} ({keyword}) ne se déclenche pas : {counted} sur la créature "
+                    f"d'après les dernières informations connues",
+                    note=True,
+                )
+            )
+
+
+def _next_board(snap: Snapshot, ev: Event, ruleset: Ruleset) -> tuple[Board, bool]:
+    board = snap.board
+    permanents, arrived, changed = _next_permanents(snap, ev, ruleset)
+    others, others_changed = _next_others(board, ev, arrived)
+    players, players_changed = _next_players(board, ev)
+    new_board = replace(
+        board, players=tuple(players), permanents=tuple(permanents), other_zones=tuple(others)
+    )
+    return new_board, changed or others_changed or players_changed
+
+
+def _touched(snap: Snapshot, ev: Event) -> set[str]:
+    """The permanents that stay on the battlefield but change."""
+    touched = ev.regenerate | ev.unattach | ev.remove.keys() | ev.protector.keys()
+    touched |= ev.sector.keys()
+    touched.update(p.id for p in snap.damaged if p.deathtouch_damage)
+    if ev.leaving:
+        touched.update(
+            p.id for p in snap.attached if p.attached_to is not None and p.attached_to in ev.leaving
+        )
+    return touched
+
+
+def _next_permanents(
+    snap: Snapshot, ev: Event, ruleset: Ruleset
+) -> tuple[list[Permanent], list[OtherObject], bool]:
+    """The permanents that stay (changed or not), the objects that leave the battlefield
+    and whether anything changed."""
+    board = snap.board
+    leaving = ev.leaving
+    touched = _touched(snap, ev)
+    if not leaving and not touched:
+        return list(board.permanents), [], False
+    changed = False
+    permanents: list[Permanent] = []
+    arrived: list[OtherObject] = []
+    for p in board.permanents:
+        pid = p.id
+        if pid in leaving:
+            zone = leaving[pid]
+            arrived.append(
+                OtherObject(
+                    id=pid,
+                    zone=zone,  # type: ignore[arg-type]
+                    owner=p.owner,
+                    name=p.name,
+                    token=p.token,
+                    commander=p.commander,
+                    moved_since_last_check=True,
+                )
+            )
+            if zone == "graveyard":
+                _dies_triggers(p, ev, ruleset)
+            changed = True
+        elif pid not in touched:
+            permanents.append(p)
+        else:
+            new = _evolve(p, _permanent_changes(p, ev))
+            changed = changed or new != p
+            permanents.append(new)
+    return permanents, arrived, changed
+
+
+def _permanent_changes(p: Permanent, ev: Event) -> dict[str, object]:
+    """What the event changes on a permanent that stays (deathtouch damage is cleared)."""
+    pid = p.id
+    changes: dict[str, object] = {"deathtouch_damage": 0}
+    if pid in ev.regenerate:
+        changes.update(
+            regeneration_shields=p.regeneration_shields - 1,
+            tapped=True,
+            damage=0,
+            attacking=None,
+            blocking=False,
+        )
+    if pid in ev.unattach or (p.attached_to is not None and p.attached_to in ev.leaving):
+        changes["attached_to"] = None
+    if pid in ev.remove:
+        changes.update(_remove_counters(p, ev.remove[pid]))
+    if pid in ev.protector:
+        changes["protector"] = ev.protector[pid]
+    if pid in ev.sector:
+        changes["sector"] = ev.sector[pid]
+    return changes
+
+
+def _next_others(
+    board: Board, ev: Event, arrived: list[OtherObject]
+) -> tuple[list[OtherObject], bool]:
+    """The objects outside the battlefield: those that cease to exist left out, commanders
+    moved, every "moved since the last check" cleared, and the arrivals (by id) at the end."""
+    changed = False
+    others: list[OtherObject] = []
+    for o in board.other_zones:
+        if o.id in ev.gone:
+            changed = True
+            continue
+        if o.id in ev.to_command:
+            others.append(_evolve(o, {"zone": "command", "moved_since_last_check": False}))
+            changed = True
+        elif o.moved_since_last_check:
+            others.append(_evolve(o, {"moved_since_last_check": False}))
+            changed = True
+        else:
+            others.append(o)
+    arrived.sort(key=lambda o: o.id)
+    others.extend(arrived)
+    return others, changed
+
+
+def _next_players(board: Board, ev: Event) -> tuple[list[Player], bool]:
+    changed = False
+    lost = set(ev.losers)
+    players: list[Player] = []
+    for pl in board.players:
+        pchanges: dict[str, object] = {}
+        if pl.drew_from_empty_library:
+            pchanges["drew_from_empty_library"] = False
+        if pl.name in lost:
+            pchanges["lost"] = True
+        if pl.name in ev.life and ev.life[pl.name] != pl.life:
+            pchanges["life"] = ev.life[pl.name]
+        if pchanges:
+            changed = True
+            players.append(_evolve(pl, pchanges))
+        else:
+            players.append(pl)
+    return players, changed

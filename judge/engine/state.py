@@ -1,0 +1,333 @@
+"""The state: frozen dataclasses describing a game (`Board` and what it holds), the view a
+check looks at (`Snapshot`), what a check returns (`Finding`, `ChoiceNeeded`) and the registry
+entry of a check (`Check`).
+
+Values are the *current* ones: `power` and `toughness` already include counters and
+continuous effects. Mappings inside the dataclasses are never mutated: a new state is
+a new object (`dataclasses.replace`)."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any, TypeAlias
+
+from judge.engine.vocabulary import (
+    DEFAULT_RULESET,
+    FindingKind,
+    ObjectId,
+    PlayerName,
+    RulesetName,
+    SubjectKind,
+    Variant,
+    Zone,
+)
+from judge.fr import CHECK_LABELS
+
+# --- the state ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class LossReplacement:
+    """A "if you would lose the game, instead …" effect (Lich's Mirror)."""
+
+    name: str
+    source: ObjectId | None = None  # exists only while this permanent is on the battlefield
+    life: int | None = None  # the life total becomes this
+    permanents_to_library: bool = False  # the player's permanents are shuffled into the library
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    name: PlayerName
+    life: int = 20
+    poison: int = 0
+    drew_from_empty_library: bool = False
+    commander_damage: Mapping[ObjectId, int] = field(default_factory=dict)
+    cant_lose: bool = False
+    loss_replacement: LossReplacement | None = None
+    lost: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Team:
+    name: str
+    members: tuple[PlayerName, ...]
+    life: int = 30
+    poison: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Permanent:
+    id: ObjectId
+    name: str
+    controller: PlayerName
+    owner: PlayerName
+    types: frozenset[str] = frozenset()
+    supertypes: frozenset[str] = frozenset()
+    subtypes: tuple[str, ...] = ()
+    power: int | None = None
+    toughness: int | None = None
+    damage: int = 0
+    deathtouch_damage: int = 0
+    counters: Mapping[str, int] = field(default_factory=dict)
+    max_counters: Mapping[str, int] = field(default_factory=dict)
+    indestructible: bool = False
+    regeneration_shields: int = 0
+    token: bool = False
+    attached_to: str | None = None
+    enchant: frozenset[str] = frozenset()
+    colors: frozenset[str] = frozenset()
+    protection_from: frozenset[str] = frozenset()
+    keywords: frozenset[str] = frozenset()
+    timestamp: int | None = None
+    final_chapter: int | None = None
+    trigger_on_stack: bool = False
+    protector: PlayerName | None = None
+    commander: bool = False
+    face_down: bool = False
+    tapped: bool = False
+    attacking: str | None = None
+    blocking: bool = False
+    sector: str | None = None
+
+    @property
+    def is_creature(self) -> bool:
+        return "creature" in self.types
+
+    @property
+    def is_legendary(self) -> bool:
+        return "legendary" in self.supertypes
+
+    @property
+    def is_indestructible(self) -> bool:
+        return self.indestructible or "indestructible" in self.keywords
+
+    def counter(self, kind: str) -> int:
+        return self.counters.get(kind, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class OtherObject:
+    """An object outside the battlefield (a card, a token, a copy, a dungeon)."""
+
+    id: ObjectId
+    zone: Zone
+    owner: PlayerName
+    name: str = ""
+    token: bool = False
+    spell_copy: bool = False
+    card_copy: bool = False
+    commander: bool = False
+    moved_since_last_check: bool = False
+    dungeon: bool = False
+    bottommost_room: bool = False
+    trigger_on_stack: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class StackItem:
+    source: ObjectId
+    ability: str
+    controller: PlayerName
+
+
+@dataclass(frozen=True)
+class Choices:
+    """The decisions the board file states in advance, indexed for the checks."""
+
+    legend_keep: frozenset[ObjectId] = frozenset()
+    sectors: Mapping[ObjectId, str] = field(default_factory=dict)
+    protectors: Mapping[tuple[str, ObjectId], PlayerName] = field(default_factory=dict)
+    commander_moves: Mapping[ObjectId, bool] = field(default_factory=dict)
+    raw: tuple[Mapping[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Board:
+    ruleset: RulesetName = DEFAULT_RULESET
+    variant: Variant = "normal"
+    players: tuple[Player, ...] = ()
+    teams: tuple[Team, ...] = ()
+    permanents: tuple[Permanent, ...] = ()
+    other_zones: tuple[OtherObject, ...] = ()
+    stack: tuple[StackItem, ...] = ()
+    choices: Choices = field(default_factory=Choices)
+    active_player: PlayerName | None = None
+    description: str | None = None
+
+
+# --- what checks return -------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One state-based action found to apply (`note=False`) or a "why not" (`note=True`).
+
+    `kind` is an `ActionKind` (`destroy`, `lose_game` …) or, for notes, a `NoteKind`
+    (`prevented`, `replaced`, `not_applicable` …). `why` is French and carries the numbers
+    that made the rule apply; `also` lists further rules merged into the same event."""
+
+    rule: str
+    kind: FindingKind
+    subject: str
+    subject_kind: SubjectKind = "object"
+    why: str = ""
+    note: bool = False
+    also: tuple[str, ...] = ()
+    counters: Mapping[str, int] | None = None  # remove_counters: how many of each kind
+    value: str | None = None  # choose_protector / choose_sector: the chosen value
+    choice: str | None = None  # the stated choice this finding applies (`choice_key`)
+
+
+@dataclass(frozen=True, slots=True)
+class ChoiceNeeded:
+    """A decision the board does not state: the engine stops and reports it."""
+
+    rule: str
+    player: PlayerName
+    choose: str  # French: what is to be chosen
+    options: tuple[str, ...]
+    subject: str | None = None
+    why: str = ""
+    order: int = 0  # 704.5u: players who choose first have the lower number
+
+
+Outcome: TypeAlias = Finding | ChoiceNeeded
+CheckFunction: TypeAlias = Callable[["Snapshot"], Iterable[Outcome]]
+
+
+@dataclass(frozen=True)
+class Check:
+    """A registry entry: the rule, the function that checks it, the variants it is for."""
+
+    rule: str
+    func: CheckFunction
+    variants: frozenset[Variant] | None = None  # None: every variant
+
+    @property
+    def name(self) -> str:
+        return self.func.__name__
+
+    @property
+    def label(self) -> str:
+        """French, short (`judge.fr.CHECK_LABELS`)."""
+        return CHECK_LABELS.get(self.rule, self.rule)
+
+
+class Snapshot:
+    """The state a check looks at, with the indexes the checks need, built in one sweep.
+
+    Every check of a pass sees the same snapshot (704.3: all checked against one state)."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.players: dict[str, Player] = {p.name: p for p in board.players}
+        self.teams: dict[str, Team] = {t.name: t for t in board.teams}
+        self.team_of: dict[str, Team] = {m: t for t in board.teams for m in t.members}
+        self.permanents: dict[str, Permanent] = {}
+        self.creatures: list[Permanent] = []
+        self.planeswalkers: list[Permanent] = []
+        self.battles: list[Permanent] = []
+        self.legendary: list[Permanent] = []
+        self.world: list[Permanent] = []
+        self.attached: list[Permanent] = []  # attached to something, or an Aura
+        self.sagas: list[Permanent] = []
+        self.roles: list[Permanent] = []
+        self.low_toughness: list[Permanent] = []  # creatures with toughness 0 or less
+        self.damaged: list[Permanent] = []  # creatures with damage or deathtouch damage
+        self.with_counters: list[Permanent] = []
+        self.with_max_counters: list[Permanent] = []
+        self.space_sculptors: list[Permanent] = []
+        self.attacked: dict[str, list[str]] = {}  # battle or player -> attacking creatures
+        for p in board.permanents:
+            self.permanents[p.id] = p
+            types = p.types
+            if "creature" in types:
+                self.creatures.append(p)
+                if p.attacking is not None:
+                    self.attacked.setdefault(p.attacking, []).append(p.id)
+                if p.toughness is not None and p.toughness <= 0:
+                    self.low_toughness.append(p)
+                if p.damage or p.deathtouch_damage:
+                    self.damaged.append(p)
+            if "planeswalker" in types:
+                self.planeswalkers.append(p)
+            if "battle" in types:
+                self.battles.append(p)
+            if p.supertypes:
+                if "legendary" in p.supertypes:
+                    self.legendary.append(p)
+                if "world" in p.supertypes:
+                    self.world.append(p)
+            if p.attached_to is not None or "Aura" in p.subtypes:
+                self.attached.append(p)
+            if p.subtypes:
+                if "Saga" in p.subtypes:
+                    self.sagas.append(p)
+                if "Role" in p.subtypes and p.attached_to is not None:
+                    self.roles.append(p)
+            if p.counters:
+                self.with_counters.append(p)
+            if p.max_counters:
+                self.with_max_counters.append(p)
+            if p.keywords and "space sculptor" in p.keywords:
+                self.space_sculptors.append(p)
+
+    @property
+    def variant(self) -> Variant:
+        return self.board.variant
+
+    @cached_property
+    def others(self) -> dict[str, OtherObject]:
+        """Objects outside the battlefield by id (built when first asked for)."""
+        return {o.id: o for o in self.board.other_zones}
+
+    def in_game(self, player: str) -> bool:
+        p = self.players.get(player)
+        return p is not None and not p.lost
+
+    def opponents(self, player: str) -> list[str]:
+        """Players still in the game who are opponents (the other team in 2HG)."""
+        team = self.team_of.get(player) if self.variant == "two-headed-giant" else None
+        out = []
+        for p in self.board.players:
+            if p.lost or p.name == player:
+                continue
+            if team is not None and p.name in team.members:
+                continue
+            out.append(p.name)
+        return out
+
+    def label(self, object_id: str) -> str:
+        p = self.permanents.get(object_id)
+        if p is not None and p.name and p.name != object_id:
+            return f"{p.name} ({object_id})"
+        return object_id
+
+    def to_what(self, target: str) -> str:
+        """`à Ours (ours)`, `au joueur Bob`: what something is attached to, with `à`."""
+        if target in self.players and target not in self.permanents:
+            return f"au joueur {target}"
+        return f"à {self.label(target)}"
+
+
+# --- the loader and the loop -----------------------------------------------------
+
+
+@contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """The loader and the engine create no reference cycles (frozen dataclasses, tuples,
+    dicts and lists of them), so reference counting frees everything; pausing the cyclic
+    collector keeps the time linear on large boards (its full collections scan the whole
+    heap). Restored afterwards."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

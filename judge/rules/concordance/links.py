@@ -1,0 +1,116 @@
+"""A link between two rules of two editions, how it was found, and links composed in a chain."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from judge.rules.numbers import canonical, sort_key
+
+Method = Literal["curated", "same_number", "title", "text", "translation"]
+METHODS: tuple[Method, ...] = ("curated", "same_number", "title", "text", "translation")
+
+# When several steps are composed, the method shown is the strongest claim made on the way.
+_METHOD_RANK: dict[str, int] = {
+    "curated": 5,
+    "text": 4,
+    "title": 3,
+    "translation": 2,
+    "same_number": 1,
+}
+
+
+@dataclass(frozen=True)
+class Link:
+    """`from_rule` of `from_edition` corresponds to `to_rule` of `to_edition`.
+
+    `moved`: the number differs. `via`: editions passed through when the link is composed.
+    `approximate`: the target is only the counterpart of an ancestor (a section), or a number
+    deduced from its section's move and possibly absent from the corpus.
+    `present`: the target rule is in the target edition's corpus with a text (its own, or the
+    text of its sub-rules for a section): False for a number known only as a title (a table of
+    contents, a citation) or not known at all, such as 2011's 704.8, deduced from the move of
+    its section. Links made by the `Concordance` always carry it.
+    """
+
+    from_edition: str
+    from_rule: str
+    to_edition: str
+    to_rule: str
+    method: Method
+    confidence: float
+    moved: bool
+    via: tuple[str, ...] = ()
+    approximate: bool = False
+    present: bool = True
+
+    def reversed(self) -> Link:
+        """The link read the other way; `present` then describes the old source, which the
+        concordance checks again (`Concordance` never hands out a reversed link unchecked)."""
+        return Link(
+            self.to_edition,
+            self.to_rule,
+            self.from_edition,
+            self.from_rule,
+            self.method,
+            self.confidence,
+            self.moved,
+            tuple(reversed(self.via)),
+            self.approximate,
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "from": {"edition": self.from_edition, "rule": self.from_rule},
+            "to": {"edition": self.to_edition, "rule": self.to_rule},
+            "method": self.method,
+            "confidence": round(self.confidence, 3),
+            "moved": self.moved,
+            "via": list(self.via),
+            "approximate": self.approximate,
+            "present": self.present,
+        }
+
+
+def make_link(
+    a: str, ra: str, b: str, rb: str, method: Method, confidence: float, **kw: Any
+) -> Link:
+    """A link with its confidence clamped to 0–1 (4 decimals) and `moved` filled in."""
+    conf = max(0.0, min(1.0, confidence))
+    return Link(a, ra, b, rb, method, round(conf, 4), ra != rb, **kw)
+
+
+def link_order(link: Link) -> tuple[float, int, tuple[int, int, int, int]]:
+    """Best first: the most confident, the most direct, then by number."""
+    return (
+        -link.confidence,
+        len(link.via),
+        sort_key(link.to_rule) if canonical(link.to_rule) else (0, 0, 0, 0),
+    )
+
+
+def path_method(methods: Iterable[Method], same_language: bool) -> Method:
+    """The method shown for a chain of links: the strongest claim made on the way. A chain
+    between two editions of one language is no translation, though it passes through one
+    (French → English → French, number for number): such a chain keeps the number."""
+    found = list(methods)
+    if same_language:
+        found = [m for m in found if m != "translation"] or ["same_number"]
+    return max(found, key=lambda m: _METHOD_RANK[m])
+
+
+def compose(path: Sequence[Link], score: float, same_language: bool) -> Link:
+    """One link for a chain of links, from the start of the first to the end of the last."""
+    first, last = path[0], path[-1]
+    method = path_method((link.method for link in path), same_language)
+    return make_link(
+        first.from_edition,
+        first.from_rule,
+        last.to_edition,
+        last.to_rule,
+        method,
+        score,
+        via=tuple(link.to_edition for link in path[:-1]),
+        approximate=any(link.approximate for link in path),
+    )

@@ -1,0 +1,400 @@
+"""The `Concordance`: links between every pair of editions of an index, found by the methods of
+the package's docstring, composed through other editions, approximate where nothing closer is
+known."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field, replace
+
+from judge.rules.concordance.curated import CuratedData, CuratedLink, load_curated
+from judge.rules.concordance.links import Link, compose, link_order, make_link, path_method
+from judge.rules.concordance.sections import match_sections
+from judge.rules.concordance.similarity import has_text, language_of
+from judge.rules.concordance.texts import Comparables, match_texts
+from judge.rules.concordance.translations import check_translation_pair, match_translations
+from judge.rules.index import RuleIndex
+from judge.rules.model import Edition
+from judge.rules.numbers import canonical, kind_of, parent
+
+_MAX_HOPS = 3
+_HOP_DECAY = 0.95
+_RULE_KINDS = ("rule", "subrule")
+_SECTION_KINDS = ("section", "chapter")
+
+# A path being explored: (edition, number) reached, its score, the links that led there.
+_Step = tuple[tuple[str, str], float, tuple[Link, ...]]
+
+
+@dataclass
+class _PairResult:
+    forward: dict[str, list[Link]] = field(default_factory=dict)
+    backward: dict[str, list[Link]] = field(default_factory=dict)
+
+
+class Concordance:
+    """Links between every pair of editions of `index`. Pairs are computed when first needed
+    and kept; `build` computes them all.
+
+    Safe for concurrent readers: the computation of a pair (and of anything it fills) holds
+    a lock, so that two threads asking for the same pair compute it once. The other memos
+    (paths, presence) hold values that depend only on the pairs: a race computes one twice
+    and stores equal values."""
+
+    def __init__(
+        self, index: RuleIndex, data: CuratedData | None = None, *, curated: bool = True
+    ) -> None:
+        self.index = index
+        self.data = data or load_curated()
+        self.curated = curated
+        self._lock = threading.RLock()
+        self._pairs: dict[tuple[str, str], _PairResult] = {}
+        self._comparables = Comparables(self.data)
+        self._paths: dict[tuple[str, str], dict[str, list[Link]]] = {}
+        self._translation: dict[tuple[str, str], bool] = {}
+        self._present: dict[tuple[str, str], bool] = {}
+
+    @classmethod
+    def build(
+        cls, index: RuleIndex, data: CuratedData | None = None, *, curated: bool = True
+    ) -> Concordance:
+        conc = cls(index, data, curated=curated)
+        ids = [e.id for e in index.editions]
+        for i, a in enumerate(ids):
+            for b in ids[i + 1 :]:
+                conc._pair(a, b)
+        return conc
+
+    # -- public queries --
+
+    def direct(self, edition: str, number: str, target: str) -> list[Link]:
+        """Links found by one method, without composition."""
+        num = canonical(number) or number
+        if edition == target:
+            return []
+        return list(self._pair_links(edition, target).get(num, []))
+
+    def links(self, edition: str, number: str, *, approximate: bool = True) -> list[Link]:
+        """Counterparts of `number` of `edition` in every other edition, best first per edition
+        (editions newest first)."""
+        self.index.edition(edition)
+        num = canonical(number)
+        if num is None:
+            return []
+        found = self._exact(edition, num)
+        out: list[Link] = []
+        for ed in self.index.editions:
+            if ed.id == edition:
+                continue
+            links = found.get(ed.id, [])
+            if not links and approximate:
+                approx = self._approximate(edition, num, ed.id)
+                links = [approx] if approx else []
+            out.extend(links)
+        return out
+
+    def counterpart(
+        self, edition: str, number: str, target: str, *, approximate: bool = True
+    ) -> Link | None:
+        """The best counterpart of `number` of `edition` in `target`, or None."""
+        self.index.edition(target)
+        num = canonical(number)
+        if num is None:
+            return None
+        if edition == target:
+            if num in self.index.edition(edition).rules:
+                return self._checked(make_link(edition, num, target, num, "same_number", 1.0))
+            return None
+        links = self._exact(edition, num).get(target, [])
+        if links:
+            return links[0]
+        return self._approximate(edition, num, target) if approximate else None
+
+    def pair_links(self, edition: str, target: str) -> list[Link]:
+        """Every direct link from `edition` to `target` (for reports and benchmarks)."""
+        return [link for links in self._pair_links(edition, target).values() for link in links]
+
+    def is_present(self, edition: str, number: str) -> bool:
+        """Whether rule `number` is in the corpus of `edition` with a text: its own, or one of
+        its sub-rules' (a section). A number known only by its title (a table of contents, a
+        citation) is not."""
+        key = (edition, number)
+        known = self._present.get(key)
+        if known is None:
+            ed = self.index.edition(edition)
+            rule = ed.rules.get(number)
+            known = rule is not None and (
+                (not rule.title_only and bool(rule.text.strip()))
+                or any(self.is_present(edition, child) for child in rule.children)
+            )
+            self._present[key] = known
+        return known
+
+    def is_translation_pair(self, a: str, b: str) -> bool:
+        """Two editions in two languages that share the numbering, number for number."""
+        A, B = self.index.edition(a), self.index.edition(b)
+        return self._translation_pair(A, B)
+
+    def _checked(self, link: Link) -> Link:
+        present = self.is_present(link.to_edition, link.to_rule)
+        return link if link.present == present else replace(link, present=present)
+
+    # -- paths --
+
+    def _exact(self, edition: str, number: str) -> dict[str, list[Link]]:
+        """Exact links of `number` in every other edition: direct ones, else the best chain."""
+        key = (edition, number)
+        cached = self._paths.get(key)
+        if cached is not None:
+            return cached
+        result: dict[str, list[Link]] = {}
+        for ed in self.index.editions:
+            if ed.id != edition:
+                direct = [
+                    link
+                    for link in self._pair_links(edition, ed.id).get(number, [])
+                    if not link.approximate
+                ]
+                if direct:
+                    result[ed.id] = sorted(direct, key=link_order)
+        composed: dict[str, Link] = {}
+        for (ed_id, _num), (score, path) in self._chains(edition, number).items():
+            if len(path) < 2 or ed_id in result:
+                continue
+            link = self._checked(compose(path, score, self._same_language(edition, ed_id)))
+            current = composed.get(ed_id)
+            if current is None or link_order(link) < link_order(current):
+                composed[ed_id] = link
+        for ed_id, link in composed.items():
+            result[ed_id] = [link]
+        self._paths[key] = result
+        return result
+
+    def _chains(
+        self, edition: str, number: str
+    ) -> dict[tuple[str, str], tuple[float, tuple[Link, ...]]]:
+        """The best chain of exact links (at most `_MAX_HOPS`) to every rule it reaches."""
+        best: dict[tuple[str, str], tuple[float, tuple[Link, ...]]] = {}
+        frontier: list[_Step] = [((edition, number), 1.0, ())]
+        for _hop in range(_MAX_HOPS):
+            nxt: list[_Step] = []
+            for (ed_id, num), score, path in frontier:
+                seen = {edition} | {link.to_edition for link in path}
+                for other in self.index.editions:
+                    if other.id in seen:
+                        continue
+                    for link in self._pair_links(ed_id, other.id).get(num, []):
+                        if link.approximate:
+                            continue
+                        s = score * link.confidence * (_HOP_DECAY if path else 1.0)
+                        node = (link.to_edition, link.to_rule)
+                        if best.get(node, (0.0,))[0] >= s:
+                            continue
+                        best[node] = (s, (*path, link))
+                        nxt.append((node, s, (*path, link)))
+            frontier = nxt
+        return best
+
+    def _approximate(self, edition: str, number: str, target: str) -> Link | None:
+        """The counterpart of the nearest ancestor that has one, or the number its move
+        implies when the rule itself is not in the target's corpus (`present` says so)."""
+        link = self._approximate_link(edition, number, target)
+        return self._checked(link) if link is not None else None
+
+    def _same_language(self, a: str, b: str) -> bool:
+        return self.index.edition(a).language == self.index.edition(b).language
+
+    def _approximate_link(self, edition: str, number: str, target: str) -> Link | None:
+        # A table that names only the section (408.1i → 116, the special actions)
+        coarse = [x for x in self._pair_links(edition, target).get(number, []) if x.approximate]
+        if coarse:
+            return min(coarse, key=link_order)
+        return self._through_translation(edition, number, target) or self._through_ancestor(
+            edition, number, target
+        )
+
+    def _through_translation(self, edition: str, number: str, target: str) -> Link | None:
+        """A translation of the target (same numbering, number for number) that has the rule:
+        the target's number is the same, though its text is not in the corpus."""
+        src, tgt = self.index.edition(edition), self.index.edition(target)
+        exact = self._exact(edition, number)
+        for partner in self.index.editions:
+            if partner.id in (edition, target) or not exact.get(partner.id):
+                continue
+            if not self._translation_pair(partner, tgt):
+                continue
+            best = exact[partner.id][0]
+            return make_link(
+                edition,
+                number,
+                target,
+                best.to_rule,
+                path_method([best.method, "translation"], src.language == tgt.language),
+                best.confidence * 0.9,
+                via=(*best.via, partner.id),
+                approximate=True,
+            )
+        return None
+
+    def _through_ancestor(self, edition: str, number: str, target: str) -> Link | None:
+        """The counterpart of the nearest section that has one: the number its move implies
+        (2011's 119.3 → 2024's 120.3), else the section itself."""
+        src, tgt = self.index.edition(edition), self.index.edition(target)
+        for anc in _ancestors(number):
+            if kind_of(anc) == "chapter":
+                break  # a chapter says too little
+            links = self._exact(edition, anc).get(target, [])
+            if not links:
+                continue
+            best = links[0]
+            shifted = self._shift(src, tgt, number, anc, best)
+            if shifted is not None:
+                factor = 0.9 if best.method == "translation" and not best.moved else 0.6
+                to_rule, confidence = shifted, best.confidence * factor
+            else:
+                to_rule, confidence = best.to_rule, best.confidence * 0.5
+            return make_link(
+                edition,
+                number,
+                target,
+                to_rule,
+                best.method,
+                confidence,
+                via=best.via,
+                approximate=True,
+            )
+        return None
+
+    def _shift(self, src: Edition, tgt: Edition, number: str, anc: str, link: Link) -> str | None:
+        if src.numbering != tgt.numbering or kind_of(anc) != "section" or link.method == "curated":
+            return None
+        if kind_of(link.to_rule) != "section":
+            return None
+        shifted = canonical(link.to_rule + number[len(anc) :])
+        if shifted is None:
+            return None
+        here, there = src.rules.get(number), tgt.rules.get(shifted)
+        if (
+            here is not None
+            and there is not None
+            and has_text(here)
+            and has_text(there)
+            and language_of(here, src) == language_of(there, tgt)
+        ):
+            return None  # both texts were there to compare, and they did not match
+        return shifted
+
+    # -- pairs --
+
+    def _pair_links(self, a: str, b: str) -> dict[str, list[Link]]:
+        return self._pair(a, b).forward
+
+    def _pair(self, a: str, b: str) -> _PairResult:
+        known = self._pairs.get((a, b))
+        if known is not None:
+            return known
+        with self._lock:
+            known = self._pairs.get((a, b))  # computed while this thread waited
+            if known is not None:
+                return known
+            return self._compute_pair(a, b)
+
+    def _compute_pair(self, a: str, b: str) -> _PairResult:
+        A, B = self.index.edition(a), self.index.edition(b)
+        result = _PairResult()
+        for link in self._compute(A, B):
+            # A link never lands outside the corpus; it may start outside it (a curated
+            # number that an old text cites, such as 314).
+            if link.to_rule in B.rules:
+                result.forward.setdefault(link.from_rule, []).append(self._checked(link))
+            if link.from_rule in A.rules:
+                back = self._checked(link.reversed())
+                result.backward.setdefault(back.from_rule, []).append(back)
+        for d in (result.forward, result.backward):
+            for k in d:
+                d[k].sort(key=link_order)
+        # Published whole, the reverse first: a reader never sees half a pair.
+        self._pairs[(b, a)] = _PairResult(result.backward, result.forward)  # the same, from b
+        self._pairs[(a, b)] = result
+        return result
+
+    def _compute(self, A: Edition, B: Edition) -> list[Link]:
+        links: list[Link] = []
+        curated, sources = self._curated(A, B) if self.curated else ([], set())
+        links += curated
+        # Sections that a table renumbers (its "from" side) are left to the table; their
+        # targets may still match other sections by title (405 and 412 both went to 604).
+        skip_a = {n for e, n in sources if e == A.id and kind_of(n) in _SECTION_KINDS}
+        skip_b = {n for e, n in sources if e == B.id and kind_of(n) in _SECTION_KINDS}
+        claimed_a = {link.from_rule for link in curated if kind_of(link.from_rule) in _RULE_KINDS}
+        claimed_b = {link.to_rule for link in curated if kind_of(link.to_rule) in _RULE_KINDS}
+        if A.language == B.language:
+            sections = match_sections(A, B, skip_a, skip_b)
+            links += [make_link(A.id, sa, B.id, sb, m, c) for sa, sb, m, c in sections]
+            pairs = sections + [
+                (link.from_rule, link.to_rule, link.method, link.confidence)
+                for link in curated
+                if kind_of(link.from_rule) == "section" and kind_of(link.to_rule) == "section"
+            ]
+            links += match_texts(self._comparables, A, B, pairs, claimed_a, claimed_b)
+        elif A.numbering == B.numbering:
+            paired = self._translation_pair(A, B)
+            links += match_translations(self._comparables, A, B, paired, claimed_a, claimed_b)
+        return links
+
+    def _curated(self, A: Edition, B: Edition) -> tuple[list[Link], set[tuple[str, str]]]:
+        """Links from the tables that fit, all from A to B, and the numbers the tables
+        renumber, as (edition, number)."""
+        out = []
+        sources: set[tuple[str, str]] = set()
+        for table in self.data.tables:
+            for src, dst, flip in ((A, B, False), (B, A, True)):
+                if not (table.from_.fits(src) and table.to.fits(dst)):
+                    continue
+                for cl in table.links:
+                    if cl.to_rule not in dst.rules:
+                        continue  # the target is not in this edition's corpus
+                    link = make_link(
+                        src.id,
+                        cl.from_rule,
+                        dst.id,
+                        cl.to_rule,
+                        "curated",
+                        cl.confidence,
+                        approximate=_coarser(cl),
+                    )
+                    out.append(link.reversed() if flip else link)
+                    sources.add((src.id, cl.from_rule))
+        return out, sources
+
+    # -- translations --
+
+    def _translation_pair(self, A: Edition, B: Edition) -> bool:
+        if A.language == B.language or A.numbering != B.numbering:
+            return False
+        key = (A.id, B.id) if A.id < B.id else (B.id, A.id)
+        known = self._translation.get(key)
+        if known is None:
+            with self._lock:
+                known = self._translation.get(key)
+                if known is None:
+                    known = check_translation_pair(A, B, self.data)
+                    self._translation[key] = known
+        return known
+
+
+def _ancestors(number: str) -> list[str]:
+    out = []
+    cur = parent(number)
+    while cur is not None:
+        out.append(cur)
+        cur = parent(cur)
+    return out
+
+
+def _coarser(cl: CuratedLink) -> bool:
+    rank = {"chapter": 0, "section": 1, "rule": 2, "subrule": 3}
+    return rank[kind_of(cl.to_rule)] < rank[kind_of(cl.from_rule)] and kind_of(cl.to_rule) in (
+        "chapter",
+        "section",
+    )

@@ -1,0 +1,582 @@
+"""The façade: one `Judge` per store generation, the only door the CLI and the app use.
+
+A Judge owns the rule index of the store as it was when it was opened, and builds on first
+use (once, under a lock, for every thread) the concordance and the search index of that
+same rule index. Every query returns a frozen view with one `to_dict()`: the `--json`
+shape. Writing to the store (`ingest`, `remove`) starts a new generation: open a new Judge
+to read it."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+
+from judge.rules import export, store
+from judge.rules.errors import JudgeError
+from judge.rules.index import CORPUS_DIR, Citer, RuleIndex, load_index, parse_edition
+from judge.rules.model import Edition, Layout, Reference, Rule
+from judge.rules.references import nearest_title
+
+if TYPE_CHECKING:
+    from judge.engine import Board, LoadedBoard, Resolution, RuleText
+    from judge.rules.concordance import Comparison, Concordance, DiffPart, Link
+    from judge.rules.history import Changes, History
+    from judge.search import Searcher, SearchResult
+
+ProgressCallback = Callable[[int, int], None]
+
+
+# --- the store's generation ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Generation:
+    """A cheap stamp of a store: its home and, for the shipped manifest and each stored
+    edition, the time its description was written. It changes with every ingest or removal."""
+
+    home: str
+    stamp: tuple[tuple[str, int], ...]
+
+    @property
+    def key(self) -> str:
+        return repr((self.home, self.stamp))
+
+
+def generation(home: Path | None = None) -> Generation:
+    root = store.home_dir(home)
+    stamp: list[tuple[str, int]] = []
+    manifest = CORPUS_DIR / "editions.toml"
+    if manifest.is_file():
+        stamp.append(("corpus", manifest.stat().st_mtime_ns))
+    editions = store.editions_dir(home)
+    if editions.is_dir():
+        for folder in sorted(editions.iterdir()):
+            meta = folder / "edition.json"
+            if folder.name.startswith(".") or not meta.is_file():
+                continue
+            stamp.append((folder.name, meta.stat().st_mtime_ns))
+    return Generation(str(root.resolve()), tuple(stamp))
+
+
+# --- views -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SourceView:
+    file: str
+    original: str
+    layout: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "original": self.original, "layout": self.layout}
+
+
+@dataclass(frozen=True)
+class EditionView:
+    id: str
+    label: str
+    language: str
+    date: str
+    era: str
+    numbering: str
+    rules: int
+    shipped: bool
+    sources: tuple[SourceView, ...]
+
+    @classmethod
+    def of(cls, ed: Edition) -> EditionView:
+        return cls(
+            id=ed.id,
+            label=ed.label,
+            language=ed.language,
+            date=ed.date,
+            era=ed.era,
+            numbering=ed.numbering,
+            rules=ed.rule_count,
+            shipped=ed.shipped,
+            sources=tuple(SourceView(s.file, s.original, s.layout) for s in ed.sources),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "label": self.label,
+            "language": self.language,
+            "date": self.date,
+            "era": self.era,
+            "numbering": self.numbering,
+            "rules": self.rules,
+            "shipped": self.shipped,
+            "sources": [s.to_dict() for s in self.sources],
+        }
+
+
+@dataclass(frozen=True)
+class ReferenceView:
+    """A citation, and where it lands today when its own edition lacks it."""
+
+    reference: Reference
+    counterpart: Link | None
+
+    def to_dict(self) -> dict[str, Any]:
+        ref = self.reference
+        return {
+            "rule": ref.target,
+            "edition": ref.edition,
+            "status": ref.status,
+            "title": ref.title,
+            "counterpart": self.counterpart.to_dict() if self.counterpart else None,
+        }
+
+
+@dataclass(frozen=True)
+class RuleView:
+    """A rule in its context: section, sub-rules, citations both ways, other editions."""
+
+    rule: Rule
+    edition: Edition
+    title: str | None  # its own, else its section's
+    breadcrumb: tuple[Rule, ...]  # from the chapter down to the rule itself
+    children: tuple[Rule, ...]
+    references: tuple[ReferenceView, ...]
+    cited_by: tuple[Citer, ...]
+    counterparts: tuple[Link, ...]
+    counterpart_rules: tuple[Rule | None, ...]  # each counterpart's rule, None when absent
+
+    def to_dict(self) -> dict[str, Any]:
+        data = export.rule_dict(self.rule, self.title, self.breadcrumb[:-1], self.cited_by)
+        data["references"] = [r.to_dict() for r in self.references]
+        data["counterparts"] = [link.to_dict() for link in self.counterparts]
+        return data
+
+
+@dataclass(frozen=True)
+class SearchView:
+    result: SearchResult
+
+    def to_dict(self) -> dict[str, Any]:
+        r = self.result
+        return {
+            "query": r.query,
+            "corrected": r.corrected,
+            "message": r.message,
+            "expansions": list(r.expansions),
+            "hits": [
+                {
+                    "edition": h.edition,
+                    "rule": h.rule,
+                    "kind": h.kind,
+                    "title": h.title,
+                    "breadcrumb": h.breadcrumb,
+                    "snippet": h.snippet,
+                    "score": h.score,
+                    "language": h.language,
+                }
+                for h in r.hits
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class QualityView:
+    """The quality report of one edition, or why it could not be read."""
+
+    edition: str
+    report: dict[str, Any] | None = None
+    error: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        if self.report is None:
+            return {"edition": self.edition, "error": self.error}
+        return dict(self.report)
+
+
+@dataclass(frozen=True)
+class QualityReports:
+    reports: tuple[QualityView, ...]
+
+    @property
+    def failed(self) -> int:
+        return sum(1 for r in self.reports if r.error is not None)
+
+    def to_dict(self) -> list[dict[str, Any]]:
+        return [r.to_dict() for r in self.reports]
+
+
+@dataclass(frozen=True)
+class ExportView:
+    rows: tuple[dict[str, Any], ...]
+
+    def to_dict(self) -> list[dict[str, Any]]:
+        return [dict(row) for row in self.rows]
+
+
+@dataclass(frozen=True)
+class IngestView:
+    edition: str
+    rules: int
+    glossary: int
+    folder: Path
+    replaced: bool
+    warnings: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "edition": self.edition,
+            "rules": self.rules,
+            "glossary": self.glossary,
+            "folder": str(self.folder),
+            "replaced": self.replaced,
+        }
+
+
+@dataclass(frozen=True)
+class RemoveView:
+    edition: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"edition": self.edition, "removed": True}
+
+
+@dataclass(frozen=True)
+class SandboxView:
+    """A board's state-based actions, and the rule texts that explain them."""
+
+    resolution: Resolution
+    rule_text: RuleText = field(repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        from judge.engine import resolution_to_dict
+
+        return resolution_to_dict(self.resolution, self.rule_text)
+
+    def text(self) -> str:
+        from judge.engine import render_text
+
+        return render_text(self.resolution, self.rule_text)
+
+    def warn(self, message: str) -> SandboxView:
+        res = self.resolution
+        return replace(self, resolution=replace(res, warnings=(*res.warnings, message)))
+
+
+# --- the façade ------------------------------------------------------------------------------
+
+
+class Judge:
+    """Everything one store generation knows. Read-only once opened; thread-safe."""
+
+    def __init__(self, index: RuleIndex, home: Path | None = None) -> None:
+        self._index = index
+        self._home = home
+        self._lock = threading.RLock()
+        self._concordance: Concordance | None = None
+        self._searcher: Searcher | None = None
+
+    # -- the store --
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """Damaged stored editions left out of this generation, in French."""
+        return tuple(self._index.warnings)
+
+    @property
+    def store_dir(self) -> Path:
+        return store.editions_dir(self._home)
+
+    @property
+    def shipped_ids(self) -> frozenset[str]:
+        return frozenset(ed.id for ed in self._index.editions if ed.shipped)
+
+    def editions(self) -> tuple[EditionView, ...]:
+        """Every edition, newest first."""
+        return tuple(EditionView.of(ed) for ed in self._index.editions)
+
+    def edition(self, edition_id: str) -> Edition:
+        return self._index.edition(edition_id)
+
+    def has_edition(self, edition_id: str) -> bool:
+        return any(ed.id == edition_id for ed in self._index.editions)
+
+    def gallery(self) -> dict[str, Path]:
+        """The example boards shipped with the corpus (corpus/boards/*.json), by name."""
+        return {p.stem: p for p in sorted((CORPUS_DIR / "boards").glob("*.json"))}
+
+    # -- rules --
+
+    def title(self, number: str, edition: str) -> str | None:
+        """The title of `number` in `edition`, else of its nearest titled ancestor, whether or
+        not the corpus has the number itself (a counterpart deduced from a section's move)."""
+        return nearest_title(number, self._index.edition(edition).rules)
+
+    def get(self, number: str, edition: str | None = None) -> Rule | None:
+        return self._index.get(number, edition)
+
+    def lookup(self, number: str, edition: str | None = None) -> Rule:
+        """The rule, or RuleNotFound naming the nearest numbers."""
+        return self._index.lookup(number, edition)
+
+    def nearest(self, number: str, edition: str | None = None, k: int = 5) -> list[str]:
+        return self._index.nearest(number, edition, k)
+
+    def breadcrumb(self, rule: Rule) -> list[Rule]:
+        return self._index.breadcrumb(rule)
+
+    def cited_by(self, rule: Rule) -> list[Citer]:
+        return self._index.cited_by(rule)
+
+    def rule(self, number: str, edition: str | None = None) -> RuleView:
+        rule = self.lookup(number, edition)
+        return self.view(rule)
+
+    def view(self, rule: Rule) -> RuleView:
+        from judge.rules.concordance import counterparts_for, reference_counterpart
+
+        conc = self.concordance
+        ed = self._index.edition(rule.edition)
+        refs = tuple(
+            ReferenceView(
+                ref, reference_counterpart(conc, ref) if ref.status != "resolved" else None
+            )
+            for ref in rule.references
+        )
+        links = tuple(counterparts_for(conc, rule))
+        return RuleView(
+            rule=rule,
+            edition=ed,
+            title=nearest_title(rule.number, ed.rules),
+            breadcrumb=tuple(self._index.breadcrumb(rule)),
+            children=tuple(ed.rules[c] for c in rule.children),
+            references=refs,
+            cited_by=tuple(self._index.cited_by(rule)),
+            counterparts=links,
+            counterpart_rules=tuple(
+                self._index.edition(lk.to_edition).rules.get(lk.to_rule) for lk in links
+            ),
+        )
+
+    def export(self, editions: Sequence[str] | None = None) -> ExportView:
+        """Every rule and glossary entry of `editions` (default: all), with counterparts."""
+        from judge.rules.concordance import counterparts_for
+
+        ids = list(editions) if editions else [ed.id for ed in self._index.editions]
+        rows: list[dict[str, Any]] = []
+        for eid in ids:
+            for row in export.export_edition(self._index, eid):
+                if row["kind"] != "glossary":
+                    rule = self._index.edition(eid).rules[row["rule"]]
+                    row["counterparts"] = [
+                        link.to_dict() for link in counterparts_for(self.concordance, rule)
+                    ]
+                rows.append(row)
+        return ExportView(tuple(rows))
+
+    def quality(self) -> QualityReports:
+        """Each edition parsed on its own, as `judge check` reports it: a damaged stored
+        edition is a failed report, not a missing one."""
+        from judge.rules.index import manifest_metas
+
+        entries = [(m, CORPUS_DIR) for m in manifest_metas(CORPUS_DIR)]
+        warnings: list[str] = []
+        entries += store.stored_editions(self._home, warnings=warnings)
+        reports = [QualityView("?", error=w) for w in warnings]
+        for meta, root in entries:
+            try:
+                edition = parse_edition(meta, root)
+            except JudgeError as exc:
+                reports.append(QualityView(meta.id, error=exc.message))
+                continue
+            q = RuleIndex([edition]).quality(edition.id)
+            reports.append(QualityView(edition.id, report=dict(q.__dict__)))
+        return QualityReports(tuple(reports))
+
+    def quality_of(self, edition_id: str) -> dict[str, Any]:
+        """The quality report of one edition of this generation."""
+        return dict(self._index.quality(edition_id).__dict__)
+
+    # -- concordance --
+
+    @property
+    def concordance(self) -> Concordance:
+        with self._lock:
+            if self._concordance is None:
+                from judge.rules.concordance import Concordance
+
+                self._concordance = Concordance(self._index)
+            return self._concordance
+
+    def counterparts(self, rule: Rule) -> tuple[Link, ...]:
+        from judge.rules.concordance import counterparts_for
+
+        return tuple(counterparts_for(self.concordance, rule))
+
+    def counterpart(
+        self, edition: str, number: str, target: str, *, approximate: bool = True
+    ) -> Link | None:
+        return self.concordance.counterpart(edition, number, target, approximate=approximate)
+
+    def compare(self, number: str, from_edition: str, to_edition: str) -> Comparison:
+        from judge.rules.concordance import compare
+
+        return compare(self.concordance, number, from_edition, to_edition)
+
+    def history(self, number: str, edition: str | None = None) -> History:
+        """Every version of the rule (numbered as in `edition`, default the newest edition
+        that has it) in the editions of its language, oldest first."""
+        from judge.rules.history import history
+
+        return history(self.concordance, self.lookup(number, edition))
+
+    def changes(self, from_edition: str | None = None, to_edition: str | None = None) -> Changes:
+        """What changed from one edition to another (default: the two newest of a language)."""
+        from judge.rules.history import changes, default_pair, neighbour
+
+        if from_edition is None and to_edition is None:
+            from_edition, to_edition = default_pair(self.concordance)
+        elif from_edition is None:
+            assert to_edition is not None
+            from_edition = neighbour(self.concordance, to_edition, older=True)
+        elif to_edition is None:
+            to_edition = neighbour(self.concordance, from_edition, older=False)
+        return changes(self.concordance, from_edition, to_edition)
+
+    def diff(self, old: Rule, new: Rule) -> list[DiffPart]:
+        from judge.rules.concordance import diff_rules
+
+        return diff_rules(old, new, self.concordance)
+
+    # -- search --
+
+    def searcher(self, progress: ProgressCallback | None = None) -> Searcher:
+        """The search index of this generation, built on disk first when missing."""
+        with self._lock:
+            if self._searcher is None:
+                from judge.search import Searcher
+
+                self._searcher = Searcher(self._index, self._home, progress=progress)
+            return self._searcher
+
+    def search(
+        self,
+        query: str,
+        editions: Sequence[str] | None = None,
+        language: str | None = None,
+        limit: int = 10,
+        progress: ProgressCallback | None = None,
+    ) -> SearchView:
+        result = self.searcher(progress).search(
+            query, editions=editions, language=language, limit=limit
+        )
+        return SearchView(result)
+
+    # -- the sandbox --
+
+    def rule_text(self, ruleset: str) -> RuleText:
+        """Quotes from the edition a ruleset follows (nothing for an edition not loaded)."""
+        from judge.engine import find_ruleset, index_rule_text, no_rule_text
+
+        edition = find_ruleset(ruleset).edition
+        if not self.has_edition(edition):
+            return no_rule_text
+        return index_rule_text(self._index, edition)
+
+    def resolve(self, board: Board | LoadedBoard, ruleset: str | None = None) -> SandboxView:
+        return self.quote(resolve_board(board, ruleset))
+
+    def quote(self, view: SandboxView) -> SandboxView:
+        """The same resolution, explained with the texts of this generation's editions."""
+        return replace(view, rule_text=self.rule_text(view.resolution.ruleset))
+
+    # -- writing to the store --
+
+    def ingest(
+        self,
+        path: Path,
+        edition: str | None = None,
+        layout: Layout | None = None,
+        replace: bool = False,
+    ) -> IngestView:
+        return ingest(path, edition, layout, replace=replace, home=self._home)
+
+    def remove(self, edition_id: str) -> RemoveView:
+        return remove(edition_id, self._home)
+
+    # -- lifetime --
+
+    def close(self) -> None:
+        with self._lock:
+            if self._searcher is not None:
+                self._searcher.close()
+                self._searcher = None
+
+    def __enter__(self) -> Judge:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+def open_judge(home: Path | None = None) -> Judge:
+    """The Judge of the store under `home` (default: $JUDGE_HOME, else the user's folder)."""
+    return Judge(load_index(home=home), home)
+
+
+def resolve_board(board: Board | LoadedBoard, ruleset: str | None = None) -> SandboxView:
+    """The state-based actions of `board` under `ruleset` (default: the board's own), without
+    quotes (`Judge.quote` adds them). A loaded board's warnings come first."""
+    from judge.engine import LoadedBoard, find_ruleset, no_rule_text, resolve
+
+    warnings: tuple[str, ...] = ()
+    if isinstance(board, LoadedBoard):
+        warnings = tuple(board.warnings)
+        board = board.board
+    name = ruleset or board.ruleset
+    find_ruleset(name)
+    res = resolve(board, name)
+    return SandboxView(replace(res, warnings=(*warnings, *res.warnings)), no_rule_text)
+
+
+# --- writing to the store (no need to read it first) ------------------------------------------
+
+
+def _shipped_ids() -> frozenset[str]:
+    from judge.rules.index import manifest_metas
+
+    return frozenset(m.id for m in manifest_metas(CORPUS_DIR))
+
+
+def ingest(
+    path: Path,
+    edition: str | None = None,
+    layout: Layout | None = None,
+    *,
+    replace: bool = False,
+    home: Path | None = None,
+) -> IngestView:
+    """Parse `path` and add it to the store under `home`: a new generation."""
+    result = store.ingest(
+        path, edition, layout, replace=replace, home=home, reserved=_shipped_ids()
+    )
+    ed = result.edition
+    return IngestView(
+        ed.id, ed.rule_count, len(ed.glossary), result.folder, result.replaced, result.warnings
+    )
+
+
+def remove(edition_id: str, home: Path | None = None) -> RemoveView:
+    """Take an ingested edition out of the store under `home` (shipped ones stay)."""
+    if edition_id in _shipped_ids():
+        raise store.StoreError(
+            f"L'édition {edition_id} est livrée avec le corpus : elle ne peut pas être retirée"
+        )
+    store.remove(edition_id, home)
+    return RemoveView(edition_id)

@@ -1,0 +1,1 @@
+"""Golden files of every `--json` output of the CLI (see make_golden.py)."""
