@@ -304,7 +304,7 @@ class Judge:
 
     def gallery(self) -> dict[str, Path]:
         """The example boards shipped with the corpus (corpus/boards/*.json), by name."""
-        return {p.stem: p for p in sorted((CORPUS_DIR / "boards").glob("*.json"))}
+        return gallery()
 
     # -- rules --
 
@@ -383,6 +383,8 @@ class Judge:
         entries = [(m, CORPUS_DIR) for m in manifest_metas(CORPUS_DIR)]
         warnings: list[str] = []
         entries += store.stored_editions(self._home, warnings=warnings)
+        # What recovery could not fix: leftovers, journals, folders without a description.
+        warnings += store.check_store(self._home)
         reports = [QualityView("?", error=w) for w in warnings]
         for meta, root in entries:
             try:
@@ -528,6 +530,12 @@ class Judge:
 def open_judge(home: Path | None = None) -> Judge:
     """The Judge of the store under `home` (default: $JUDGE_HOME, else the user's folder)."""
     return Judge(load_index(home=home), home)
+
+
+def gallery() -> dict[str, Path]:
+    """The example boards shipped with the corpus (corpus/boards/*.json), by name (the file
+    name without `.json`); no index needed."""
+    return {p.stem: p for p in sorted((CORPUS_DIR / "boards").glob("*.json"))}
 
 
 def resolve_board(board: Board | LoadedBoard, ruleset: str | None = None) -> SandboxView:

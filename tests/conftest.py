@@ -8,6 +8,7 @@ import shutil
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,6 +31,41 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_unconfigure(config: pytest.Config) -> None:
     shutil.rmtree(_SESSION_HOME, ignore_errors=True)
+
+
+# --- under CI, a skipped test is a failure ------------------------------------------------
+
+
+def _in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def _skipped(reporter: Any) -> list[str]:
+    """`id — reason` of every skipped test or module (xfails are not skips), from the
+    terminal reporter's statistics."""
+    out = []
+    for report in getattr(reporter, "stats", {}).get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        out.append(f"{report.nodeid or report.fspath} — {reason}")
+    return out
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    if _in_ci() and exitstatus == 0 and _skipped(reporter):
+        session.exitstatus = 1
+
+
+def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config) -> None:
+    skipped = _skipped(terminalreporter) if _in_ci() else []
+    if skipped:
+        terminalreporter.section("CI : un test ignoré est un échec", sep="=", red=True)
+        terminalreporter.line(
+            "La CI fournit ../shared (corpus-en) et Chromium : aucun test ne doit y être "
+            "ignoré (CI=true). Tests ignorés :"
+        )
+        for line in skipped:
+            terminalreporter.line(f"  {line}")
 
 
 def require_corpus_en() -> None:

@@ -1,7 +1,13 @@
-"""The judge app: `streamlit run ui/app.py`. Routing only; each page lives in ui/views/."""
+"""The judge app: `streamlit run ui/app.py`. Routing only; each page lives in ui/views/.
+
+A page that fails unexpectedly shows a French message and a reference; the traceback goes to
+the server's log only (with `client.showErrorDetails = "none"` in .streamlit/config.toml for
+whatever escapes, such as a widget callback)."""
 
 from __future__ import annotations
 
+import logging
+import secrets
 import sys
 from pathlib import Path
 
@@ -13,7 +19,21 @@ if _ROOT not in sys.path:
 
 import streamlit as st  # noqa: E402
 
+# st.rerun, st.switch_page and st.stop raise these (BaseException: `except Exception` lets them
+# through, and they are re-raised explicitly below all the same); a fragment that handled its
+# own error raises FragmentHandledException (an Exception) for Streamlit to see.
+from streamlit.errors import FragmentHandledException  # noqa: E402
+from streamlit.navigation.page import StreamlitPage  # noqa: E402
+from streamlit.runtime.scriptrunner_utils.exceptions import ScriptControlException  # noqa: E402
+
 from ui import links  # noqa: E402
+
+log = logging.getLogger("judge.ui")
+UNEXPECTED = (
+    "Une erreur inattendue est survenue : cette page n'a pas pu s'afficher entièrement. "
+    "Le détail a été consigné sur le serveur (référence {ref}). Rechargez la page ou "
+    "réessayez ; si l'erreur persiste, transmettez cette référence à l'administrateur."
+)
 
 st.set_page_config(page_title="Juge MTG", page_icon=":material/gavel:", layout="wide")
 
@@ -29,6 +49,19 @@ pages = {
 }
 current = st.navigation(list(pages.values()), position="sidebar")
 
+
+def run_page(page: StreamlitPage) -> None:
+    """Run the page; an unexpected exception becomes a French message, logged server-side."""
+    try:
+        page.run()
+    except (ScriptControlException, FragmentHandledException):
+        raise
+    except Exception:
+        ref = secrets.token_hex(4)
+        log.exception("Page « %s » : erreur inattendue (référence %s)", page.title, ref)
+        st.error(UNEXPECTED.format(ref=ref), icon=":material/error:")
+
+
 # A deep link to a rule works from any page: `/?regle=704.5g&edition=fr-2024`.
 if links.RULE in st.query_params and current.url_path not in (
     links.REGLE.url_path,
@@ -39,4 +72,4 @@ if links.RULE in st.query_params and current.url_path not in (
 if links.BOARD in st.query_params and current.url_path != links.BAC_A_SABLE.url_path:
     st.switch_page(pages[links.BAC_A_SABLE], query_params=st.query_params.to_dict())
 
-current.run()
+run_page(current)

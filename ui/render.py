@@ -8,15 +8,23 @@ Markdown, raw HTML (`<script>`), LaTeX (`$`) and Streamlit's `:color[...]` direc
 as the characters they are. Nothing in the app calls `unsafe_allow_html`.
 
 `dot()` does the same job for Graphviz DOT strings.
+
+No server path reaches the page either: every message built from library text (an error, a
+warning, a caption quoting a file or a folder) goes through `redact()` (plain text) or `say()`
+(`redact()` then `md()`), which show a path in the store or the project relative to it, any
+other absolute path as its last component, and a server folder as « (dossier du serveur) ».
 """
 
 from __future__ import annotations
 
+import os
 import re
+import tempfile
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge import inline_view, side_view
+from judge import generation, inline_view, side_view
 
 if TYPE_CHECKING:
     from judge import DiffPart
@@ -40,6 +48,72 @@ def md(text: object) -> str:
     lines = s.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     lines = [_EDGE_BLANKS.sub(" ", line) for line in lines]
     return "  \n".join(lines)
+
+
+SERVER_FOLDER = "(dossier du serveur)"
+# A POSIX absolute path: a `/` that does not continue a word, a number, a URL or another path
+# (`+1/+1`, `et/ou`, `https://…`), then path characters, with at least one after the slash.
+_ABSOLUTE = re.compile(r"(?<![\w/:.~\\])/(?:[\w.\-~+@%]+/?)+")
+_PROJECT = Path(__file__).resolve().parents[1]
+
+
+def _server_roots() -> tuple[list[str], list[str]]:
+    """The server's own folders, longest first: those whose paths are shown relative to
+    them (the store, JUDGE_HOME; the project, which holds the shipped corpus: `editions/x`,
+    `corpus/boards/y.json`), and those whose paths are cut to their last component (the
+    temporary folder, the user's home). Spaces allowed."""
+    relative = {str(_PROJECT)}
+    try:
+        home = generation().home
+        relative |= {home, str(Path(home).resolve())}
+    except Exception:  # an unreadable store must not stop an error message from showing
+        pass
+    cut = {tempfile.gettempdir(), os.path.expanduser("~")}
+    cut |= {str(Path(r).resolve()) for r in cut}
+
+    def ordered(roots: set[str]) -> list[str]:
+        bare = (r.rstrip("/") for r in roots)
+        return sorted((r for r in bare if len(r) > 1), key=len, reverse=True)
+
+    return ordered(relative), ordered(cut)
+
+
+def _last_component(path: str, roots: list[str]) -> str:
+    bare = path.rstrip("/")
+    name = bare.rsplit("/", 1)[-1]
+    if bare in roots or not name:  # `/tmp`, JUDGE_HOME: a folder of the server itself
+        return SERVER_FOLDER
+    return name
+
+
+# The rest of a path after a server folder: components may hold single spaces.
+_REST = r"((?:/[^\s/()«»\"',;:]+(?: [^\s/()«»\"',;:]+)*)*)/?"
+
+
+def redact(text: object) -> str:
+    """`text` (plain, not yet escaped) without any absolute path of the server: a path in the
+    store or the project becomes relative to it (`editions/fr-x/edition.json`), any other
+    `/a/b/c` its last component (`c`), and a folder of the server itself « (dossier du
+    serveur) »."""
+    s = str(text)
+    relative, cut = _server_roots()
+    roots = relative + cut
+    for root in sorted(roots, key=len, reverse=True):  # the innermost folder first
+        if root in relative:
+            s = re.sub(
+                re.escape(root) + _REST,
+                lambda m: m.group(1).strip("/") or SERVER_FOLDER,
+                s,
+            )
+        else:
+            s = re.sub(re.escape(root) + _REST, lambda m: _last_component(m.group(0), roots), s)
+    return _ABSOLUTE.sub(lambda m: _last_component(m.group(0), roots), s)
+
+
+def say(text: object) -> str:
+    """A message built from library or user text, ready for any Markdown element:
+    `md(redact(text))`."""
+    return md(redact(text))
 
 
 def plain(markdown: str) -> str:

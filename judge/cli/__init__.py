@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from importlib.metadata import version
 from typing import Any
 
-from judge import JudgeError
-from judge.cli import compare, history, rules, sba, search
+from judge import JudgeError, StoreError
+from judge.cli import app, compare, history, rules, sba, search
 
-COMMAND_MODULES = (rules, sba, search, compare, history)
+COMMAND_MODULES = (rules, sba, search, compare, history, app)
 
 
 # argparse's own messages, in French.
@@ -87,4 +87,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    # The last line of defence: the library words what it expects; anything else the
+    # system throws still becomes a French message, never a traceback.
+    except OSError as exc:
+        print(f"Erreur : {StoreError.from_os_error(exc).message}", file=sys.stderr)
+        return 2
+    except RecursionError:
+        print("Erreur : document trop complexe (imbrication trop profonde).", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("Erreur : document trop gros (mémoire insuffisante).", file=sys.stderr)
+        return 2
     return status

@@ -4,6 +4,7 @@ actions on a board file and explain each one by quoting its rule."""
 from __future__ import annotations
 
 import argparse
+import difflib
 import sys
 from pathlib import Path
 
@@ -18,7 +19,12 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         description="Effectue les actions basées sur un état d'un plateau (règles 704 ou, avec "
         "--ruleset fr-pre2009, 420), passe par passe, en citant chaque règle.",
     )
-    p.add_argument("board", metavar="PLATEAU", help="fichier du plateau (JSON ou forme compacte)")
+    p.add_argument(
+        "board",
+        metavar="PLATEAU",
+        help="fichier du plateau (JSON ou forme compacte), ou nom d'un plateau de la galerie "
+        "(corpus/boards/, par exemple 704-8-louveteau)",
+    )
     p.add_argument(
         "--ruleset",
         metavar="RÈGLES",
@@ -40,12 +46,16 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    board = board_path(args.board)
+    if board is None:
+        print(f"Erreur : {unknown_board_message(args.board)}", file=sys.stderr)
+        return 2
     try:
-        view = resolve_board(load_board_file(args.board), ruleset)
+        view = resolve_board(load_board_file(board), ruleset)
     except BoardError as exc:
         # Messages about the file itself start with its name.
-        named = exc.message.startswith(f"{Path(args.board)} : ")
-        where = "" if named else f" dans le plateau {args.board}"
+        named = exc.message.startswith(f"{board} : ")
+        where = "" if named else f" dans le plateau {board}"
         print(f"Erreur{where} : {exc.message}", file=sys.stderr)
         return 2
     try:
@@ -57,3 +67,32 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(view.text())
     return 0
+
+
+def board_path(board: str) -> Path | None:
+    """The file `board` names: an existing file, else a board of the gallery by its name
+    (`704-8-louveteau`, with or without `.json`). A path (with a folder) is taken as it is, so
+    that its own error (file not found…) names it; None for an unknown bare name."""
+    from judge import gallery
+
+    path = Path(board)
+    if path.exists() or len(path.parts) != 1:
+        return path
+    boards = gallery()
+    name = board.removesuffix(".json")
+    return boards.get(name)
+
+
+def unknown_board_message(board: str) -> str:
+    """An unknown board name, with the gallery's closest names (else all of them)."""
+    from judge import gallery
+
+    names = list(gallery())
+    close = difflib.get_close_matches(board.removesuffix(".json"), names, n=5, cutoff=0.4)
+    if close:
+        listed = f"plateaux proches : {', '.join(close)}"
+    else:
+        listed = f"aucun nom proche ; plateaux de la galerie : {', '.join(names)}"
+    return (
+        f"« {board} » n'est ni un fichier ni un plateau de la galerie (corpus/boards/) ; {listed}"
+    )

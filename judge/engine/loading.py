@@ -48,6 +48,7 @@ from judge.engine.vocabulary import (
     parse_integer,
 )
 from judge.fr import BOARD_FILE_ERRORS, BOARD_JSON_ERRORS
+from judge.rules.decode import MAX_BYTES, FileTooLarge, NotRegularFile, read_bounded
 
 
 @dataclass(frozen=True)
@@ -408,7 +409,9 @@ def load_board_file(path: str | Path) -> LoadedBoard:
     only exception is BoardError."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
+        raw = read_bounded(p, MAX_BYTES)  # a FIFO or /dev/zero is refused, not read forever
+    except (NotRegularFile, FileTooLarge) as exc:
+        raise BoardError(f"{p} : {exc.strerror}") from exc
     except OSError as exc:
         raise BoardError(os_error_message(p, exc)) from exc
     except ValueError as exc:  # a NUL character in the path

@@ -4,14 +4,16 @@ normalised to `\\n`. Every failure is a `DocumentError` with a French message na
 from __future__ import annotations
 
 import codecs
+import errno
 import os
 import re
-from pathlib import Path
+import stat
 
 from judge.rules.errors import DocumentError
 
-# Rules documents are a few hundred kilobytes; anything far bigger is not one.
-MAX_BYTES = 50 * 1024 * 1024
+# Rules documents are a few hundred kilobytes; anything far bigger is not one. The same
+# limit holds for every document and board file read (ingest, the store, the sandbox).
+MAX_BYTES = 20 * 1024 * 1024
 
 _BOMS: tuple[tuple[bytes, str, str], ...] = (
     # UTF-32 first: its little-endian BOM starts with the UTF-16 one.
@@ -143,32 +145,95 @@ def decode_bytes(data: bytes, file: str) -> str:
     return text
 
 
+def display_name(name: str | os.PathLike[str]) -> str:
+    """A file name as text that can be shown and written to JSON: bytes the file system
+    gave that are not UTF-8 (kept by Python as lone surrogates) become U+FFFD."""
+    raw = os.fsencode(name)
+    return raw.decode("utf-8", "replace")
+
+
+class NotRegularFile(OSError):
+    """`read_bounded` refused a FIFO, device or socket. `strerror` is the French reason."""
+
+
+class FileTooLarge(OSError):
+    """`read_bounded` refused a file bigger than its limit. `strerror` is the French reason."""
+
+
+def read_bounded(path: str | os.PathLike[str], limit: int) -> bytes:
+    """The bytes of a regular file, at most `limit` of them, read once from one descriptor.
+
+    Neither the name nor `stat` is trusted: the open descriptor is checked (`/dev/zero` and
+    `/proc` files claim a size of 0), at most `limit + 1` bytes are read, and a FIFO is
+    opened without blocking. Raises the system's OSError (a directory is IsADirectoryError),
+    NotRegularFile or FileTooLarge, each with `filename` set.
+    """
+    file = os.fspath(path)
+    flags = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(file, flags)
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), file)
+        if not stat.S_ISREG(info.st_mode):
+            raise NotRegularFile(
+                None, "n'est pas un fichier ordinaire (tube, périphérique ou socket)", file
+            )
+        too_big = FileTooLarge(None, f"fichier trop gros (limite {limit} octets)", file)
+        if info.st_size > limit:
+            raise too_big
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        got = 0
+        while got <= limit:
+            chunk = os.read(fd, min(1 << 20, limit + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+        if got > limit:
+            raise too_big
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_error(path: str | os.PathLike[str], exc: OSError) -> DocumentError:
+    """The French DocumentError for a document `read_bounded` could not read."""
+    file = display_name(path)
+    if isinstance(exc, FileNotFoundError):
+        message = f"Le fichier {_q(file)} n'existe pas."
+    elif isinstance(exc, IsADirectoryError):
+        message = f"{_q(file)} est un dossier, pas un fichier : indiquez un document texte."
+    elif isinstance(exc, FileTooLarge):
+        message = (
+            f"Le fichier {_q(file)} est trop volumineux pour être un document de règles "
+            f"({exc.strerror})."
+        )
+    elif isinstance(exc, NotRegularFile):
+        message = f"{_q(file)} {exc.strerror} : indiquez un document texte."
+    elif isinstance(exc, PermissionError):
+        message = f"Le fichier {_q(file)} ne peut pas être lu : accès refusé."
+    else:
+        message = (
+            f"Le fichier {_q(file)} ne peut pas être lu : {exc.strerror or type(exc).__name__}."
+        )
+    return DocumentError(message, file)
+
+
+def read_document_bytes(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> bytes:
+    """`read_bounded`, with a French DocumentError naming the file for every failure."""
+    try:
+        return read_bounded(path, limit)
+    except OSError as exc:
+        raise read_error(path, exc) from None
+    except ValueError:  # a NUL character in the name
+        file = display_name(path)
+        raise DocumentError(
+            f"{_q(file)} : nom de fichier invalide (caractère nul).", file
+        ) from None
+
+
 def read_document(path: str | os.PathLike[str]) -> str:
     """Read and decode a document file. Raises DocumentError with a French message."""
-    file = os.fspath(path)
-    p = Path(file)
-    try:
-        if not p.exists():
-            raise DocumentError(f"Le fichier {_q(file)} n'existe pas.", file)
-        if p.is_dir():
-            raise DocumentError(
-                f"{_q(file)} est un dossier, pas un fichier : indiquez un document texte.", file
-            )
-        size = p.stat().st_size
-        if size > MAX_BYTES:
-            raise DocumentError(
-                f"Le fichier {_q(file)} est trop volumineux ({size // (1024 * 1024)} Mo) "
-                f"pour être un document de règles.",
-                file,
-            )
-        data = p.read_bytes()
-    except PermissionError:
-        raise DocumentError(
-            f"Le fichier {_q(file)} ne peut pas être lu : accès refusé.", file
-        ) from None
-    except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
-        raise DocumentError(
-            f"Le fichier {_q(file)} ne peut pas être lu : {reason}.", file
-        ) from None
-    return decode_bytes(data, file)
+    return decode_bytes(read_document_bytes(path), display_name(path))

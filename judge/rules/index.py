@@ -5,17 +5,14 @@ result is cached on disk, keyed by a hash of the documents and of this code."""
 from __future__ import annotations
 
 import hashlib
-import os
-import pickle
 import re
-import sys
-import tempfile
 import threading
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judge.rules import cache as rules_cache
 from judge.rules import store
 from judge.rules.decode import read_document
 from judge.rules.edition import EditionMeta, build_edition
@@ -32,15 +29,24 @@ from judge.rules.numbers import (
 
 
 def _corpus_dir() -> Path:
-    """The shipped corpus: beside the package in a checkout, else where the wheel put it."""
+    """The shipped corpus: ./corpus in a checkout (editable install included), else the
+    `judge.corpus` package data of the wheel (pyproject maps it to corpus/), found with
+    importlib.resources: a real folder in any normal install (venv, --user, system)."""
     checkout = Path(__file__).resolve().parents[2] / "corpus"
     if (checkout / "editions.toml").is_file():
         return checkout
-    return Path(sys.prefix) / "share" / "judge" / "corpus"
+    from importlib.resources import files
+
+    installed = files("judge") / "corpus"
+    if not isinstance(installed, Path) or not (installed / "editions.toml").is_file():
+        raise JudgeError(
+            f"corpus livré introuvable : ni {checkout} ni {installed} ne contient "
+            "editions.toml (judge doit être installé dans un dossier, pas dans une archive)"
+        )
+    return installed
 
 
 CORPUS_DIR = _corpus_dir()
-_CACHE_VERSION = "2"  # (editions, warnings) pairs
 
 
 class EditionNotFound(JudgeError):
@@ -292,7 +298,7 @@ def parse_edition(meta: EditionMeta, root: Path) -> Edition:
 
 
 def _fingerprint(entries: list[tuple[EditionMeta, Path]]) -> str:
-    h = hashlib.sha256(_CACHE_VERSION.encode())
+    h = hashlib.sha256(f"{rules_cache.FORMAT}-{rules_cache.VERSION}".encode())
     code = Path(__file__).resolve().parent
     for py in sorted(code.rglob("*.py")):
         h.update(py.read_bytes())
@@ -334,31 +340,21 @@ def load_index(
     except OSError as exc:
         what = "introuvable" if isinstance(exc, FileNotFoundError) else "illisible"
         raise DocumentError(f"Document {what} : {exc.filename}", file=str(exc.filename)) from exc
-    cache = store.cache_dir(home) / "rules" / f"{key}.pickle"
-    if cache.exists():
-        try:
-            with cache.open("rb") as fh:
-                editions, cached_warnings = pickle.load(fh)
-            return RuleIndex(editions, warnings + cached_warnings)
-        except Exception:  # a corrupt cache is rebuilt, never trusted
-            pass
+    # JSON data, not pickle: a cache file is never code (see judge/rules/cache.py).
+    cache = rules_cache.cache_file(store.cache_dir(home) / "rules", key)
+    cached = rules_cache.read(cache, key)  # None when missing, malformed or for another key
+    if cached is not None:
+        editions, cached_warnings = cached
+        return RuleIndex(editions, warnings + cached_warnings)
     parse_warnings: list[str] = []
     editions = _parse_all(entries, parse_warnings)
-    _write_cache(cache, (editions, parse_warnings))
+    _write_cache(cache, key, editions, parse_warnings)
     return RuleIndex(editions, warnings + parse_warnings)
 
 
-def _write_cache(path: Path, payload: tuple[list[Edition], list[str]]) -> None:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        for old in path.parent.glob("*.pickle"):
-            old.unlink(missing_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-        with os.fdopen(fd, "wb") as fh:
-            pickle.dump(payload, fh, protocol=pickle.HIGHEST_PROTOCOL)
-        os.replace(tmp, path)
-    except OSError:
-        pass  # the cache is an optimisation only
+def _write_cache(path: Path, key: str, editions: list[Edition], warnings: list[str]) -> None:
+    """Best effort: the cache is an optimisation only (a full disk leaves nothing behind)."""
+    rules_cache.write(path, key, editions, warnings)
 
 
 def number_kind_label(number: str) -> str:

@@ -89,7 +89,14 @@ def letters_value(letters: str) -> int:
     return len(LETTERS) * (_LETTER_POS[letters[0]] + 1) + _LETTER_POS[letters[1]] + 1
 
 
+# The last suffix, `zz`: subrules have at most two letters.
+MAX_LETTERS_VALUE = len(LETTERS) * (len(LETTERS) + 1)
+
+
 def letters_from_value(value: int) -> str:
+    """The suffix at position `value` (1 = a). Positions past `zz` (a list numbered beyond
+    600 items, the successor of `zz`) give `zz`: there is no three-letter suffix."""
+    value = min(max(value, 1), MAX_LETTERS_VALUE)
     if value <= len(LETTERS):
         return LETTERS[value - 1]
     first, second = divmod(value - 1, len(LETTERS))
@@ -117,6 +124,7 @@ def parent(number: str) -> str | None:
 
 
 def next_letter(letters: str) -> str:
+    """The suffix after `letters`; `zz` has none and gives `zz` itself."""
     return letters_from_value(letters_value(letters) + 1)
 
 
@@ -129,7 +137,7 @@ def successors(number: str) -> set[str]:
     out = {f"{section}.{rule + 1}"} if kind != "section" else {f"{section}.1"}
     if kind == "rule":
         out.add(f"{section}.{rule}a")
-    elif kind == "subrule":
+    elif kind == "subrule" and letters_value(letters) < MAX_LETTERS_VALUE:
         out.add(f"{section}.{rule}{next_letter(letters)}")
     out.add(str(section + 1))
     return out

@@ -26,9 +26,13 @@ deletes the old one (or puts it back if the rename fails)."""
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import hmac
 import json
 import os
+import secrets
 import shutil
+import stat
 import time
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -194,6 +198,7 @@ def build(
     try:
         tmp.mkdir()
         _write_index(index, tmp, progress)
+        _sign(tmp, home)
         _publish(tmp, final, replace=rebuild)
     except OSError as exc:
         raise SearchIndexError(
@@ -377,10 +382,13 @@ class OpenedIndex:
     lengths: dict[str, list[int]]  # text field -> length of that field in each document
 
 
-def open_index(path: Path) -> OpenedIndex:
-    """Open a published index read-only."""
+def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
+    """Open a published index read-only, once its signature is checked: whoosh unpickles
+    its table of contents, so an index nobody signed with this home's key is never opened."""
     if not is_complete(path):
         raise SearchIndexError(f"Index de recherche incomplet : {path}")
+    if not _signed(path, home):
+        raise SearchIndexError(f"Index de recherche non signé ou modifié : {path}")
     try:
         storage = _storage(path, readonly=True)
         ix = storage.open_index()
@@ -410,8 +418,68 @@ def ensure_index(
     path = index_dir(index, home)
     if not rebuild and is_complete(path):
         try:
-            return open_index(path)
+            return open_index(path, home)
         except SearchIndexError:
             rebuild = True  # damaged (disk full, manual edit): rebuilt, never trusted
     path = build(index, home, progress, rebuild=rebuild)
-    return open_index(path)
+    return open_index(path, home)
+
+
+# --- signing: whoosh's files hold pickles ----------------------------------------------------
+
+_SIGNATURE = "signature"
+_KEY_FILE = ".search-key"
+
+
+def _secret(home: Path | None) -> bytes:
+    """This home's signing key: random, owner-only, kept beside the editions (not in the
+    cache folder, which may be shared or writable by others). A key others could read or
+    that another user owns is replaced."""
+    path = store.home_dir(home) / _KEY_FILE
+    try:
+        info = path.lstat()
+        if stat.S_ISREG(info.st_mode) and info.st_uid == os.getuid() and not info.st_mode & 0o077:
+            key = path.read_bytes()
+            if len(key) == 32:
+                return key
+        path.unlink()
+    except FileNotFoundError:
+        pass
+    except OSError as exc:
+        raise SearchIndexError(f"Clé de l'index de recherche illisible : {path} ({exc})") from exc
+    key = secrets.token_bytes(32)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(key)
+    except FileExistsError:
+        return _secret(home)  # another process created it first
+    except OSError as exc:
+        raise SearchIndexError(
+            f"Clé de l'index de recherche impossible à créer : {path} ({exc})"
+        ) from exc
+    return key
+
+
+def _digest(folder: Path, key: bytes) -> str:
+    mac = hmac.new(key, b"judge-search-index\0", hashlib.sha256)
+    for entry in sorted(folder.iterdir()):
+        if entry.name == _SIGNATURE:
+            continue
+        data = entry.read_bytes() if entry.is_file() else b""
+        mac.update(f"{entry.name}\0{len(data)}\0".encode())
+        mac.update(data)
+    return mac.hexdigest()
+
+
+def _sign(folder: Path, home: Path | None) -> None:
+    (folder / _SIGNATURE).write_text(_digest(folder, _secret(home)), encoding="ascii")
+
+
+def _signed(folder: Path, home: Path | None) -> bool:
+    try:
+        expected = (folder / _SIGNATURE).read_text(encoding="ascii").strip()
+        return hmac.compare_digest(expected, _digest(folder, _secret(home)))
+    except (OSError, UnicodeDecodeError):
+        return False

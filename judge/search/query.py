@@ -518,6 +518,25 @@ class Searcher:
             )
         return concepts, tuple(expansions)
 
+    def _phrase_bonus(
+        self,
+        words: list[_Word],
+        idf: dict[tuple[str, str], float],
+        scores: dict[int, float],
+    ) -> None:
+        """A bonus for the query's words as a phrase (a few words apart at most)."""
+        for lang in _LANGUAGES:
+            seq = tuple(t for w in words for t in w.terms[lang])
+            field = f"body_{lang}"
+            if 2 <= len(seq) <= 8 and all(self._df(field, t) for t in seq):
+                docs = self._phrase_docs(field, seq, slop=3)
+                for t in seq:
+                    # A word kept in one language only (`d`: elided in French, a plain
+                    # letter in English) has no IDF of its own in the other.
+                    term_idf = idf.get((lang, t))
+                    if term_idf is not None:
+                        self._add_term(field, t, term_idf, PHRASE_BONUS / len(seq), scores, docs)
+
     def _text_hits(
         self,
         concepts: list[_Concept],
@@ -550,16 +569,7 @@ class Searcher:
             for d in self._score_concept(c, idf, scores):
                 covered[d] = covered.get(d, 0) + 1
         if len(kept) >= 2:
-            # A bonus for the query's words as a phrase (a few words apart at most).
-            for lang in _LANGUAGES:
-                seq = tuple(t for w in words for t in w.terms[lang])
-                field = f"body_{lang}"
-                if 2 <= len(seq) <= 8 and all(self._df(field, t) for t in seq):
-                    docs = self._phrase_docs(field, seq, slop=3)
-                    for t in seq:
-                        self._add_term(
-                            field, t, idf[(lang, t)], PHRASE_BONUS / len(seq), scores, docs
-                        )
+            self._phrase_bonus(words, idf, scores)
         total = len(kept)
         groups: dict[tuple[str, str], list[tuple[float, DocInfo]]] = {}
         terms = {lang: set().union(*(c.terms(lang) for c in kept)) for lang in _LANGUAGES}

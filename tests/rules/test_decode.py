@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import random
 from pathlib import Path
 
@@ -151,10 +152,14 @@ def test_read_document_unreadable(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
     path = tmp_path / "secret.txt"
     path.write_text("texte", encoding="utf-8")
 
-    def refuse(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    real_open = os.open
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    def refuse(file: str, flags: int, *args: int) -> int:
+        if file == str(path):
+            raise PermissionError(13, "Permission denied", file)
+        return real_open(file, flags, *args)
+
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(DocumentError) as info:
         read_document(path)
     assert "ne peut pas être lu" in str(info.value)

@@ -136,10 +136,10 @@ def test_failure_in_the_middle_leaves_the_store_as_it_was(
         raise OSError("disque plein (simulé)")
 
     monkeypatch.setattr(store, "_write_edition", half_write)
-    with pytest.raises(OSError):
+    with pytest.raises(store.StoreError, match="disque plein"):
         store.ingest(mini, replace=True)
     assert snapshot(tmp_home) == before
-    assert not [p for p in store.editions_dir().iterdir() if p.name.startswith(".")]
+    assert not [p for p in store.editions_dir().iterdir() if store._leftover(p.name)]
 
 
 def test_failure_while_swapping_restores_the_old_edition(
@@ -157,7 +157,7 @@ def test_failure_while_swapping_restores_the_old_edition(
         real_replace(src, dst)  # type: ignore[arg-type]
 
     monkeypatch.setattr(store.os, "replace", failing_replace)
-    with pytest.raises(OSError):
+    with pytest.raises(store.StoreError, match="panne simulée"):
         store.ingest(mini, replace=True)
     monkeypatch.setattr(store.os, "replace", real_replace)
     assert snapshot(tmp_home) == before

@@ -5,6 +5,8 @@ from __future__ import annotations
 import statistics
 import time
 
+import pytest
+
 from judge.search.query import Searcher, SearchResult
 from tests.search.relevance import load_relevance
 
@@ -73,3 +75,11 @@ def test_warm_latency_stays_low(en_searcher: Searcher) -> None:
         en_searcher.search(q)
         times.append(time.process_time() - start)
     assert statistics.median(times) < 0.05, f"médiane {statistics.median(times) * 1000:.1f} ms"
+
+
+@pytest.mark.parametrize("query", ["zone d exil", "c 4.5", "l aura d un joueur", "a d c"])
+def test_single_letters_kept_in_one_language_only(en_searcher: Searcher, query: str) -> None:
+    """`d` is an elision in French and a word in English: the phrase bonus must not look up
+    an IDF the other language never computed (it raised KeyError: ('en', 'd'))."""
+    result = en_searcher.search(query)
+    assert result.hits or result.message

@@ -32,6 +32,22 @@ EVIL_TEXT = (
 )
 
 
+TOKEN = "jeton-de-test-é"
+
+
+@pytest.fixture(autouse=True)
+def read_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No admin secret unless a test sets one (the developer's shell may hold one)."""
+    monkeypatch.delenv("JUDGE_ADMIN_TOKEN", raising=False)
+
+
+@pytest.fixture
+def admin_token(monkeypatch: pytest.MonkeyPatch) -> str:
+    """An admin secret configured in the environment."""
+    monkeypatch.setenv("JUDGE_ADMIN_TOKEN", TOKEN)
+    return TOKEN
+
+
 @pytest.fixture
 def app(tmp_home: Path) -> Iterator[AppTest]:
     """The app, not yet run, with a fresh empty JUDGE_HOME."""
@@ -80,8 +96,35 @@ def shown(at: AppTest) -> str:
         "success",
         "code",
     ):
-        parts += [plain(str(e.value)) for e in at.get(kind)]
+        parts += [plain(str(getattr(e, "value", ""))) for e in at.get(kind)]
     return "\n".join(parts)
+
+
+def unlock(at: AppTest, token: str) -> AppTest:
+    """Type the admin token on the Corpus page (which must be open)."""
+    field = next(t for t in at.text_input if t.label == "Jeton d'administration")
+    field.input(token)
+    button = next(b for b in at.button if b.label == "Déverrouiller")
+    return button.click().run()
+
+
+def rendered(at: AppTest) -> str:
+    """Every element's whole content (labels, values, help, placeholders, tables), as one text
+    without Markdown escapes: what the browser receives, to look for what must not be there."""
+    parts: list[str] = []
+
+    def walk(node: object) -> None:
+        proto = getattr(node, "proto", None)
+        if proto is not None:
+            parts.append(str(proto))
+        value = getattr(node, "value", None) if type(node).__name__ == "Dataframe" else None
+        if value is not None:
+            parts.append(value.to_csv())
+        for child in getattr(node, "children", {}).values():
+            walk(child)
+
+    walk(at._tree)
+    return "\n".join(parts).replace("\\", "")
 
 
 def no_exception(at: AppTest) -> None:

@@ -10,7 +10,7 @@ from streamlit.testing.v1 import AppTest
 
 from judge import open_judge
 from judge.rules import store
-from tests.ui.conftest import EVIL_DOC, link_to, no_exception, open_page, shown
+from tests.ui.conftest import EVIL_DOC, link_to, no_exception, open_page, shown, unlock
 from ui import links, resources
 from ui.render import plain
 
@@ -22,13 +22,20 @@ def _editions(at: AppTest) -> list[str]:
 def _upload(at: AppTest, name: str, data: bytes, edition: str = "") -> AppTest:
     at.file_uploader[0].set_value((name, data, "text/plain"))
     if edition:
-        at.text_input[0].set_value(edition)
-    return at.button[0].click().run()
+        next(t for t in at.text_input if "Identifiant" in t.label).set_value(edition)
+    return next(b for b in at.button if b.label == "Importer").click().run()
+
+
+def _open_unlocked(at: AppTest, token: str) -> AppTest:
+    open_page(at, links.CORPUS)
+    return unlock(at, token)
 
 
 def _store_listing(home: Path) -> list[str]:
     root = store.editions_dir(home)
-    return sorted(p.name for p in root.iterdir()) if root.exists() else []
+    # The store's own files (its lock, a journal) start with a dot.
+    names = (p.name for p in root.iterdir()) if root.exists() else ()
+    return sorted(n for n in names if not n.startswith("."))
 
 
 def test_lists_editions_and_quality(app: AppTest) -> None:
@@ -57,9 +64,9 @@ def test_lists_editions_and_quality(app: AppTest) -> None:
     ],
 )
 def test_bad_upload_shows_french_error_and_changes_nothing(
-    app: AppTest, tmp_home: Path, name: str, data: bytes, expected: str
+    app: AppTest, tmp_home: Path, admin_token: str, name: str, data: bytes, expected: str
 ) -> None:
-    open_page(app, links.CORPUS)
+    _open_unlocked(app, admin_token)
     before = _editions(app)
     _upload(app, name, data)
     no_exception(app)
@@ -72,15 +79,15 @@ def test_bad_upload_shows_french_error_and_changes_nothing(
     assert not app.success
 
 
-def test_upload_reserved_id_is_refused(app: AppTest, tmp_home: Path) -> None:
-    open_page(app, links.CORPUS)
+def test_upload_reserved_id_is_refused(app: AppTest, tmp_home: Path, admin_token: str) -> None:
+    _open_unlocked(app, admin_token)
     _upload(app, "regles.txt", EVIL_DOC.encode(), edition="fr-2024")
     assert "livrée avec le corpus" in plain(app.error[0].value)
     assert _store_listing(tmp_home) == []
 
 
-def test_good_upload_adds_an_edition(app: AppTest, tmp_home: Path) -> None:
-    open_page(app, links.CORPUS)
+def test_good_upload_adds_an_edition(app: AppTest, tmp_home: Path, admin_token: str) -> None:
+    _open_unlocked(app, admin_token)
     _upload(app, "regles-2011.txt", EVIL_DOC.encode("cp1252", "replace"), edition="fr-2011-test")
     no_exception(app)
     assert not app.error, shown(app)

@@ -38,7 +38,7 @@ from judge import (
 )
 from judge.fr import RULESET_LABELS, STOP_LABELS, VARIANT_LABELS, ZONE_LABELS
 from ui import links, resources
-from ui.render import md
+from ui.render import md, say
 from ui.views import board_tables as bt
 
 BOARD = "bac-plateau"  # the board being edited (file format dict)
@@ -47,6 +47,11 @@ RUN = "bac-lance"  # the board as it was when "Lancer" was pressed
 LOADED_FROM = "bac-source"  # gallery name or file name of the board
 UPLOAD_SEEN = "bac-fichier-lu"
 BOTH = "bac-deux-regles"
+PASTED = "texte collé"
+PASTE_EXAMPLE = (
+    "ruleset fr-2024\nplayer Alice life=0\nplayer Bob\n"
+    "perm ours controller=Bob owner=Bob creature 2/2 damage=2"
+)
 MAX_BOARD_BYTES = 1024 * 1024
 KEYWORDS = ("persist", "undying", "indestructible", "deathtouch", "protection")
 BLANK: dict[str, Any] = {
@@ -124,6 +129,17 @@ def _sources() -> None:
         if upload is not None and st.session_state.get(UPLOAD_SEEN) != upload.file_id:
             st.session_state[UPLOAD_SEEN] = upload.file_id
             _load_upload(upload.name, upload.getvalue())
+    with st.expander("Coller un plateau (JSON ou forme compacte)"):
+        with st.form("bac-coller", border=False):
+            pasted = st.text_area(
+                "Plateau en JSON ou en forme compacte, une ligne par élément",
+                height=160,
+                placeholder=PASTE_EXAMPLE,
+                max_chars=MAX_BOARD_BYTES,
+            )
+            go = st.form_submit_button("Charger ce plateau", icon=":material/content_paste:")
+        if go:
+            _load_text(pasted, PASTED)
 
 
 def _load_upload(name: str, data: bytes) -> None:
@@ -135,11 +151,18 @@ def _load_upload(name: str, data: bytes) -> None:
     except UnicodeDecodeError as exc:
         st.error(md(f"« {name} » n'est pas un texte UTF-8 (octet {exc.start})."))
         return
+    _load_text(text, name)
+
+
+def _load_text(text: str, name: str) -> None:
+    if not text.strip():
+        st.error("Collez d'abord un plateau, en JSON ou en forme compacte.")
+        return
     try:
         board = decode_board_text(text, name)
         load_board(board)
     except JudgeError as exc:
-        st.error(md(f"Plateau refusé : {exc.message}"), icon=":material/error:")
+        st.error(say(f"Plateau refusé : {exc.message}"), icon=":material/error:")
         return
     _set_board(board, name)
     st.query_params.clear()
@@ -289,7 +312,7 @@ def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
     try:
         return bt.board_from_tables(settings, players, permanents, others, more)
     except bt.TableError as exc:
-        st.error(md(exc.message), icon=":material/table:")
+        st.error(say(exc.message), icon=":material/table:")
         return None
 
 
@@ -454,7 +477,7 @@ def show_resolution(view: SandboxView, column: str) -> None:
     label = RULESET_LABELS.get(res.ruleset, res.ruleset)
     st.subheader(md(label[:1].upper() + label[1:]), anchor=False)
     for w in res.warnings:
-        st.warning(md(w))
+        st.warning(say(w))
     if not res.passes and res.choices_needed:
         st.info("Un choix est attendu avant toute action (voir plus bas).")
     elif not res.passes:
@@ -503,10 +526,10 @@ def _results(judge: Judge, board_dict: dict[str, Any], both: bool) -> None:
     try:
         loaded = load_board(board_dict)
     except JudgeError as exc:
-        st.error(md(f"Plateau refusé : {exc.message}"), icon=":material/error:")
+        st.error(say(f"Plateau refusé : {exc.message}"), icon=":material/error:")
         return
     for w in loaded.warnings:
-        st.warning(md(w))
+        st.warning(say(w))
     board = loaded.board
     rulesets = list(RULESETS) if both else [board.ruleset]
     if both and board.ruleset in rulesets:
@@ -518,7 +541,7 @@ def _results(judge: Judge, board_dict: dict[str, Any], both: bool) -> None:
             try:
                 view = judge.resolve(board, rs)
             except JudgeError as exc:
-                st.error(md(exc.message))
+                st.error(say(exc.message))
                 continue
             show_resolution(view, rs)
 

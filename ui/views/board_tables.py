@@ -16,7 +16,7 @@ from typing import Any
 import pandas as pd  # type: ignore[import-untyped]
 
 # A cell is read as the file format types its field (only the columns below are looked up).
-from judge import BOOL_FIELDS, INT_FIELDS, LIST_FIELDS
+from judge import BOOL_FIELDS, INT_FIELDS, LIST_FIELDS, JudgeError, decode_board_text
 from judge.fr import BOARD_FIELD_LABELS, BOARD_TABLE_LABELS
 
 EXTRA = "extra"
@@ -204,16 +204,26 @@ def rows(df: pd.DataFrame, columns: Sequence[str], table: str) -> list[dict[str,
         extra = cells[EXTRA]
         if not _empty(extra):
             where = f"{name}, ligne {n}, colonne « {LABELS[EXTRA]} »"
-            try:
-                more = json.loads(str(extra))
-            except json.JSONDecodeError as exc:
-                raise TableError(f"{where} : JSON invalide ({exc.msg})") from exc
-            if not isinstance(more, dict):
-                raise TableError(f"{where} : un objet JSON est attendu, par exemple {{}}")
+            more = json_object(str(extra), where)
             for key, value in more.items():
                 item.setdefault(key, value)
         out.append(item)
     return out
+
+
+def json_object(text: str, where: str) -> dict[str, Any]:
+    """A JSON object typed in a cell or a box. Whatever the text (a syntax error, `[` × 5000,
+    a number of 5000 digits), the only exception is TableError, in French: the engine's
+    decoder (`decode_board_text`) translates json's messages and refuses deep nesting."""
+    stripped = text.strip()
+    if not stripped.startswith(("{", "[")):
+        raise TableError(f"{where} : un objet JSON est attendu, par exemple {{}}")
+    try:
+        return decode_board_text(stripped, where)
+    except JudgeError as exc:
+        raise TableError(exc.message) from exc
+    except RecursionError as exc:  # the decoder catches it; never let it through
+        raise TableError(f"{where} : plateau trop imbriqué") from exc
 
 
 def board_from_tables(
@@ -229,15 +239,7 @@ def board_from_tables(
     board["permanents"] = rows(permanents, PERMANENT_COLUMNS, "permanents")
     board["other_zones"] = rows(others, OTHER_COLUMNS, "other_zones")
     if more.strip():
-        try:
-            rest = json.loads(more)
-        except json.JSONDecodeError as exc:
-            raise TableError(
-                f"Équipes, pile et choix : JSON invalide ligne {exc.lineno}, "
-                f"colonne {exc.colno} ({exc.msg})"
-            ) from exc
-        if not isinstance(rest, dict):
-            raise TableError("Équipes, pile et choix : un objet JSON est attendu")
+        rest = json_object(more, "Équipes, pile et choix")
         for key in ("teams", "stack", "choices"):
             if rest.get(key):
                 board[key] = rest[key]

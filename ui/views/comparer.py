@@ -9,7 +9,7 @@ import streamlit as st
 from judge import Comparison, ComparisonError, Judge, JudgeError, Rule, canonical
 from judge.fr import METHOD
 from ui import links, resources
-from ui.render import diff_sides, md
+from ui.render import diff_sides, md, say
 
 MAX_RULES = 80
 
@@ -161,7 +161,7 @@ def main() -> None:
             if r is rule or not r.title_only:
                 results.append((r, exc.message))
         except JudgeError as exc:
-            st.error(md(exc.message))
+            st.error(say(exc.message))
             return
     compared = [c for c in results if isinstance(c, Comparison)]
     cols = st.columns(4)
@@ -178,7 +178,7 @@ def main() -> None:
             r, message = item
             with st.container(border=True):
                 links.rule_link(r.number, old, icon=":material/link_off:")
-                st.caption(md(message))
+                st.caption(say(message))
     _unmatched(judge, rule.number, old, new)
 
 

@@ -1,7 +1,9 @@
 """Corpus: the editions, their quality report, and importing a document.
 
 An import writes the store atomically (`Judge.ingest`), then opens the Judge of the new
-generation while every other session keeps reading the previous one (ui.resources.rebuild)."""
+generation while every other session keeps reading the previous one (ui.resources.rebuild).
+Importing and removing need the admin secret (ui.admin): without one configured, the page is
+read-only and shows no control that writes."""
 
 from __future__ import annotations
 
@@ -14,11 +16,24 @@ import streamlit as st
 
 from judge import LAYOUTS, MAX_BYTES, EditionView, Judge, JudgeError, Layout
 from judge.fr import LAYOUT, NUMBERING, SHIPPED
-from ui import links, resources
-from ui.render import md
+from ui import admin, links, resources
+from ui.render import md, redact, say
 
 MAX_MB = MAX_BYTES // (1024 * 1024)
 FLASH = "corpus-flash"
+REPLACE_LABEL = "Remplacer l'édition si elle existe déjà"
+# The library speaks to the command line; this page has a checkbox instead.
+_CLI_HINTS = (
+    ("ajoutez --replace", f"cochez « {REPLACE_LABEL} »"),
+    ("avec judge ingest --replace", f"en cochant « {REPLACE_LABEL} »"),
+)
+READ_ONLY = (
+    "Application en lecture seule : l'import et le retrait d'éditions sont désactivés. "
+    "Pour les activer, un administrateur définit un jeton secret dans la variable "
+    f"d'environnement {admin.ENV} (ou `{admin.SECRET}` dans .streamlit/secrets.toml) "
+    "avant de lancer l'application, puis le saisit ici."
+)
+WRONG_TOKEN = "Jeton d'administration incorrect : l'import et le retrait restent verrouillés."
 
 
 def _editions_table(editions: tuple[EditionView, ...]) -> None:
@@ -77,8 +92,8 @@ def _quality(q: dict[str, Any]) -> None:
         st.dataframe(
             [
                 {
-                    "Fichier": s.get("file", ""),
-                    "Nom d'origine": s.get("original", ""),
+                    "Fichier": redact(s.get("file", "")),
+                    "Nom d'origine": redact(s.get("original", "")),
                     "Disposition": LAYOUT.get(s.get("layout", ""), s.get("layout", "")),
                 }
                 for s in q["sources"]
@@ -116,7 +131,7 @@ def _ingest(upload: object, edition_id: str, layout: str, replace: bool) -> None
             )
         except JudgeError as exc:
             progress.empty()
-            st.error(md(_without_dir(exc.message, tmp)), icon=":material/error:")
+            st.error(say(_for_page(_without_dir(exc.message, tmp))), icon=":material/error:")
             return
         except Exception as exc:  # the store is atomic: whatever failed, nothing was written
             progress.empty()
@@ -149,6 +164,14 @@ def _without_dir(message: str, folder: str) -> str:
     return message.replace(folder.rstrip("/") + "/", "").replace(folder, "")
 
 
+def _for_page(message: str) -> str:
+    """A library message as this page says it: no server path, the checkbox for the flag."""
+    text = redact(message)
+    for cli, page in _CLI_HINTS:
+        text = text.replace(cli, page)
+    return text
+
+
 def _import_form() -> None:
     st.subheader("Importer un document")
     st.caption(
@@ -170,10 +193,12 @@ def _import_form() -> None:
             ["auto", *LAYOUTS],
             format_func=lambda x: LAYOUT.get(str(x), str(x)),
         )
-        replace = st.checkbox("Remplacer l'édition si elle existe déjà")
+        replace = st.checkbox(REPLACE_LABEL)
         submitted = st.form_submit_button("Importer", icon=":material/upload_file:")
     if submitted:
-        if upload is None:
+        if not admin.unlocked():  # checked again when writing, not only when drawing
+            st.error(WRONG_TOKEN)
+        elif upload is None:
             st.error("Choisissez d'abord un fichier à importer.")
         else:
             _ingest(upload, edition_id, str(layout or "auto"), replace)
@@ -189,37 +214,69 @@ def _remove(judge: Judge) -> None:
         sure = st.checkbox("Je confirme : retirer cette édition du corpus")
         go = st.form_submit_button("Retirer", icon=":material/delete:")
     if go:
+        if not admin.unlocked():
+            st.error(WRONG_TOKEN)
+            return
         if not sure:
             st.warning("Cochez la confirmation pour retirer l'édition.")
             return
         try:
             judge.remove(str(eid))
         except JudgeError as exc:
-            st.error(md(exc.message))
+            st.error(say(_for_page(exc.message)))
             return
         resources.rebuild()
         st.session_state[FLASH] = f"Édition {eid} retirée."
         st.rerun()
 
 
+def _admin() -> bool:
+    """The import and remove controls are for administrators: True when this session may
+    see them. Read-only (and says so) when no secret is configured."""
+    if admin.configured() is None:
+        st.subheader("Importer ou retirer une édition")
+        st.info(md(READ_ONLY), icon=":material/lock:")
+        return False
+    if admin.unlocked():
+        if st.button("Verrouiller l'import et le retrait", icon=":material/lock:"):
+            admin.lock()
+            st.rerun()
+        return True
+    st.subheader("Importer ou retirer une édition")
+    with st.form("corpus-admin"):
+        typed = st.text_input("Jeton d'administration", type="password")
+        go = st.form_submit_button("Déverrouiller", icon=":material/lock_open:")
+    if go:
+        if admin.unlock(typed):
+            st.rerun()
+        st.error(WRONG_TOKEN, icon=":material/lock:")
+    return False
+
+
 def main() -> None:
     st.title("Corpus")
     flash = st.session_state.pop(FLASH, None)
     if flash:
-        st.success(md(flash), icon=":material/check_circle:")
+        st.success(say(flash), icon=":material/check_circle:")
     judge = resources.judge()
     for warning in judge.warnings:  # damaged imported editions, left out of the index
-        st.warning(md(warning), icon=":material/warning:")
+        st.warning(say(warning), icon=":material/warning:")
     editions = judge.editions()
     st.subheader("Éditions")
     _editions_table(editions)
-    st.caption(md(f"Éditions importées : {judge.store_dir}"))
+    imported = sum(1 for ed in editions if not ed.shipped)
+    kept = " (conservées sur le serveur)" if imported else ""
+    st.caption(
+        f"{len(editions) - imported} éditions livrées avec le corpus, "
+        f"{imported} importée{'s' if imported > 1 else ''}{kept}."
+    )
     st.subheader("Rapport de qualité")
     for n, ed in enumerate(editions):
         with st.expander(md(f"{ed.id} — {ed.label}"), expanded=n == 0):
             _quality(judge.quality_of(ed.id))
-    _import_form()
-    _remove(judge)
+    if _admin():
+        _import_form()
+        _remove(judge)
 
 
 main()

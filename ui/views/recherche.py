@@ -11,7 +11,7 @@ import streamlit as st
 from judge import Hit, JudgeError, SearchResult
 from judge.fr import HIT_KIND
 from ui import links, resources
-from ui.render import highlight, md
+from ui.render import highlight, md, say
 
 LIMIT = 30
 EXAMPLES = ("704.5g", "contact mortel", "deathtouch", "légende", "poison", "bibliotheque vide")
@@ -65,7 +65,7 @@ def _show(result: SearchResult) -> None:
     for expansion in result.expansions:
         st.caption(md(f"Recherche aussi : {expansion}"))
     if result.message:
-        st.info(md(result.message), icon=":material/info:")
+        st.info(say(result.message), icon=":material/info:")
     groups = _group(result.hits)
     if groups:
         n = len(groups)
@@ -122,7 +122,7 @@ def main() -> None:
     try:
         result = judge.search(query, editions=editions or None, limit=LIMIT).result
     except JudgeError as exc:
-        st.error(md(exc.message))
+        st.error(say(exc.message))
         return
     _show(result)
 

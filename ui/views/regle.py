@@ -10,7 +10,7 @@ import streamlit as st
 from judge import Judge, JudgeError, Reference, Rule, RuleNotFound, RuleView
 from judge.fr import REFERENCE_STATUS, RULE_KIND
 from ui import links, resources
-from ui.render import dot, md, shorten
+from ui.render import dot, md, say, shorten
 from ui.views import common
 
 MAX_GRAPH_CHILDREN = 8
@@ -238,7 +238,7 @@ def show(judge: Judge, view: RuleView) -> None:
         st.code(links.rule_url(rule.number, rule.edition), language=None, wrap_lines=True)
         if rule.source:
             note = " — numéro déduit de la position" if rule.inferred else ""
-            st.caption(md(f"Source : {rule.source.file}, ligne {rule.source.line}{note}"))
+            st.caption(say(f"Source : {rule.source.file}, ligne {rule.source.line}{note}"))
         _prev_next(view)
 
 
@@ -281,12 +281,12 @@ def main() -> None:
     try:
         view = judge.rule(number, edition)
     except RuleNotFound as exc:
-        st.error(md(exc.message), icon=":material/search_off:")
+        st.error(say(exc.message), icon=":material/search_off:")
         for near in exc.nearest:
             links.rule_link(near, edition, icon=":material/subdirectory_arrow_right:")
         return
     except JudgeError as exc:
-        st.error(md(exc.message))
+        st.error(say(exc.message))
         return
     rule = view.rule
     # Always write the canonical, complete address back: the URL bar then holds the link a

@@ -181,7 +181,9 @@ def merge(ops: Iterable[DiffPart]) -> list[DiffPart]:
     two renumbered ones); empty operations dropped."""
     ordered: list[DiffPart] = []
     run: list[DiffPart] = []
-    for part in [*ops, DiffPart(DiffOp.EQUAL, "")]:
+    # Empty parts go first: an empty `equal` between two halves of one change would split
+    # it, leaving an insertion before a deletion once the halves are joined.
+    for part in [*(p for p in ops if p.text), DiffPart(DiffOp.EQUAL, "")]:
         if part.op in (DiffOp.DELETE, DiffOp.INSERT):
             run.append(part)
             continue

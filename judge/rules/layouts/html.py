@@ -634,9 +634,30 @@ class _Page:
                 self.glossary[-1][2].append(self.b.paragraph(text, line, kind))
 
 
+# The walk below recurses a few frames per level of nesting; real rules pages nest a few
+# dozen levels. Deeper pages are refused before the walk (no RecursionError).
+MAX_DEPTH = 200
+
+
+def _check_depth(soup: BeautifulSoup, file: str) -> None:
+    """Refuse a page nested deeper than MAX_DEPTH, measured without recursion."""
+    stack: list[tuple[Tag, int]] = [(soup, 0)]
+    while stack:
+        tag, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise DocumentError(
+                f"La page « {file} » est un document HTML trop imbriqué (plus de {MAX_DEPTH} "
+                f"niveaux de balises, ligne {tag.sourceline or 1}).",
+                file,
+                tag.sourceline or 1,
+            )
+        stack.extend((child, depth + 1) for child in tag.contents if isinstance(child, Tag))
+
+
 def parse(text: str, file: str) -> ParsedDocument:
     """Parse a saved HTML page of rules into a ParsedDocument."""
     soup = BeautifulSoup(text, "html.parser")
+    _check_depth(soup, file)
     root = soup.body or soup
     visible = _clean(_text_of(root.children))
     page = _Page(file, detect_language(visible[:50000]))

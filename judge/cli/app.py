@@ -1,0 +1,94 @@
+"""`judge app [--port N] [--address A]`: start the installed app (`streamlit run` of the
+ui/app.py installed beside this package) from any folder and any install (checkout, editable,
+wheel, `--user`). The settings of the checkout's .streamlit/config.toml are passed on the
+command line, so that they hold wherever the app is started from."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+# .streamlit/config.toml, for an app started from any folder (a test keeps them equal).
+SETTINGS = (
+    ("server.headless", "true"),  # no browser opened, no e-mail prompt
+    ("browser.gatherUsageStats", "false"),
+    ("client.toolbarMode", "viewer"),  # no "Deploy" button nor developer menu
+    ("server.maxUploadSize", "20"),  # MiB, as judge.rules.store.MAX_BYTES
+    ("client.showErrorDetails", "none"),  # no traceback (nor file path) shown to the judges
+)
+
+
+def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "app",
+        help="ouvrir l'application (streamlit)",
+        description="Démarre l'application installée (streamlit run ui/app.py), depuis "
+        "n'importe quel dossier. L'adresse s'affiche dans le terminal ; Ctrl+C l'arrête.",
+    )
+    p.add_argument("--port", metavar="N", type=int, default=None, help="port (par défaut : 8501)")
+    p.add_argument(
+        "--address",
+        metavar="A",
+        default=None,
+        help="adresse d'écoute (par défaut : toutes ; 127.0.0.1 pour ce seul ordinateur)",
+    )
+    p.set_defaults(func=run)
+
+
+def app_script() -> Path | None:
+    """The installed ui/app.py: beside the `judge` package (wheel, --user, checkout), else
+    wherever the `ui` package is importable from (an editable install's finder)."""
+    beside = Path(__file__).resolve().parents[2] / "ui" / "app.py"
+    if beside.is_file():
+        return beside
+    spec = importlib.util.find_spec("ui")
+    if spec is None or spec.origin is None:
+        return None
+    found = Path(spec.origin).parent / "app.py"
+    return found if found.is_file() else None
+
+
+def streamlit_command(script: Path, port: int | None, address: str | None) -> list[str]:
+    argv = [sys.executable, "-m", "streamlit", "run", str(script)]
+    options = [*SETTINGS]
+    if port is not None:
+        options.append(("server.port", str(port)))
+    if address is not None:
+        options.append(("server.address", address))
+    for name, value in options:
+        argv += [f"--{name}", value]
+    return argv
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.port is not None and not 0 < args.port < 65536:
+        print(f"Erreur : --port {args.port} invalide (de 1 à 65535)", file=sys.stderr)
+        return 2
+    script = app_script()
+    if script is None:
+        print(
+            "Erreur : application introuvable (ui/app.py n'est pas installé à côté de judge)",
+            file=sys.stderr,
+        )
+        return 2
+    if importlib.util.find_spec("streamlit") is None:
+        print("Erreur : streamlit n'est pas installé (pip install streamlit)", file=sys.stderr)
+        return 2
+    return launch(streamlit_command(script, args.port, args.address))
+
+
+def launch(argv: list[str]) -> int:
+    """Become streamlit (POSIX: same process, so that a signal sent to `judge app` reaches
+    the server), else run it and wait."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    if os.name == "posix":
+        os.execv(argv[0], argv)
+    try:
+        return subprocess.call(argv)
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,75 @@
+"""`judge app` (the streamlit command it runs) and `judge sba NAME` (a board of the gallery by
+name). The installed versions run in tests/test_packaging.py."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge import gallery
+from judge.cli import app, main
+from tests.conftest import ROOT
+
+
+def test_app_runs_the_installed_script_with_the_settings(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    launched: list[list[str]] = []
+    monkeypatch.setattr(app, "launch", lambda argv: launched.append(argv) or 0)
+    assert main(["app", "--port", "8765", "--address", "127.0.0.1"]) == 0
+    (argv,) = launched
+    assert argv[:5] == [sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "app.py")]
+    options = dict(zip(argv[5::2], argv[6::2], strict=True))
+    assert options == {
+        "--server.headless": "true",
+        "--browser.gatherUsageStats": "false",
+        "--client.toolbarMode": "viewer",
+        "--server.maxUploadSize": "20",
+        "--client.showErrorDetails": "none",
+        "--server.port": "8765",
+        "--server.address": "127.0.0.1",
+    }
+
+
+def test_app_settings_are_those_of_the_checkout() -> None:
+    import tomllib
+
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
+    flat = {f"{s}.{k}": str(v).lower() for s, kv in config.items() for k, v in kv.items()}
+    assert flat.items() <= dict(app.SETTINGS).items()
+
+
+def test_app_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["app", "--port", "70000"]) == 2
+    assert "--port 70000 invalide" in capsys.readouterr().err
+
+
+def test_sba_finds_a_gallery_board_by_name(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no such file here: the name is looked up in the gallery
+    assert gallery()["704-8-louveteau"] == ROOT / "corpus" / "boards" / "704-8-louveteau.json"
+    assert main(["sba", "704-8-louveteau", "--json"]) == 0
+    by_name = json.loads(capsys.readouterr().out)
+    assert main(["sba", str(ROOT / "corpus" / "boards" / "704-8-louveteau.json"), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == by_name
+    assert main(["sba", "704-8-louveteau.json"]) == 0
+    assert "704.5f" in capsys.readouterr().out
+
+
+def test_sba_unknown_name_lists_the_close_ones(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main(["sba", "regle-des-legende"]) == 2
+    err = capsys.readouterr().err
+    assert "n'est ni un fichier ni un plateau de la galerie" in err
+    assert "plateaux proches : regle-des-legendes" in err
+    assert main(["sba", "zzz"]) == 2
+    assert "aucun nom proche" in capsys.readouterr().err
+    # A path with a folder keeps the file's own message.
+    assert main(["sba", "nulle/part.json"]) == 2
+    assert "introuvable" in capsys.readouterr().err

@@ -1,0 +1,245 @@
+"""The parsed-rules cache (judge/rules/cache.py): JSON data only, never code; a cache that
+is malformed, truncated or written for another key is ignored and rebuilt; a failed write
+leaves nothing behind; only our own files are ever deleted."""
+
+from __future__ import annotations
+
+import errno
+import io
+import json
+import os
+import pickle
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from judge.cli import main
+from judge.rules import cache as rules_cache
+from judge.rules import index as rules_index
+from judge.rules import store
+from judge.rules.index import RuleIndex, load_index
+from judge.rules.model import Rule
+
+
+def rules_dir(home: Path) -> Path:
+    return store.cache_dir(home) / "rules"
+
+
+def the_cache(home: Path) -> Path:
+    """The one cache file of `home` (there must be exactly one)."""
+    found = [
+        p
+        for p in sorted(rules_dir(home).glob("*.json"))
+        if p.is_file() and re.fullmatch("[0-9a-f]{64}", p.stem)
+    ]
+    assert len(found) == 1, found
+    return found[0]
+
+
+def fresh(home: Path) -> RuleIndex:
+    return load_index(home=home, use_cache=False)
+
+
+def same(a: RuleIndex, b: RuleIndex) -> bool:
+    return a.editions == b.editions and a.warnings == b.warnings
+
+
+class Marker:
+    """Unpickling this creates the file `path`: the proof that a cache ran code."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (open, (str(self.path), "w"))
+
+
+# --- the cache is data, never code -------------------------------------------------------
+
+
+def test_a_malicious_pickle_is_never_executed(tmp_home: Path, tmp_path: Path) -> None:
+    expected = fresh(tmp_home)
+    load_index(home=tmp_home)
+    cache = the_cache(tmp_home)
+    marker = tmp_path / "pwned"
+    evil = pickle.dumps(Marker(marker))
+    cache.write_bytes(evil)
+    cache.with_suffix(".pickle").write_bytes(evil)  # where the older versions looked
+    index = load_index(home=tmp_home)
+    assert not marker.exists(), "the cache file was unpickled"
+    assert same(index, expected)
+    assert the_cache(tmp_home) == cache  # rebuilt under the same name, as data
+    assert json.loads(cache.read_bytes())["format"] == rules_cache.FORMAT
+    assert not cache.with_suffix(".pickle").exists()  # ours and stale: swept
+
+
+def test_the_marker_would_appear_if_unpickled(tmp_path: Path) -> None:
+    """The malicious payload of the test above does work when unpickled."""
+    marker = tmp_path / "pwned"
+    pickle.load(io.BytesIO(pickle.dumps(Marker(marker))))
+    assert marker.exists()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda b: b[: len(b) // 2], id="truncated"),
+        pytest.param(lambda b: b"", id="empty"),
+        pytest.param(lambda b: os.urandom(4096), id="garbage"),
+        pytest.param(lambda b: b"\xff\xfe" + b[2:], id="not-utf8"),
+        pytest.param(lambda b: b"[" * 100_000 + b"]" * 100_000, id="deeply-nested"),
+        pytest.param(lambda b: b.replace(b'"inline_pre2009"', b'"evil"', 1), id="unknown-layout"),
+        pytest.param(lambda b: b.replace(b',"fr",', b",0,", 1), id="wrong-type"),
+    ],
+)
+def test_a_damaged_cache_is_rebuilt(tmp_home: Path, damage: Any) -> None:
+    expected = fresh(tmp_home)
+    load_index(home=tmp_home)
+    cache = the_cache(tmp_home)
+    good = cache.read_bytes()
+    damaged = damage(good)
+    assert damaged != good
+    cache.write_bytes(damaged)
+    assert rules_cache.read(cache, cache.stem) is None
+    assert same(load_index(home=tmp_home), expected)
+    assert cache.read_bytes() == good  # rewritten
+
+
+def test_a_cache_for_another_key_is_ignored(
+    tmp_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The name is not the only check: the content carries its key."""
+    expected = fresh(tmp_home)
+    load_index(home=tmp_home)
+    cache = the_cache(tmp_home)
+    data = json.loads(cache.read_bytes())
+    assert data["key"] == cache.stem
+    # A valid cache of other editions (another label), its key naming our file.
+    data["editions"][0][1] = "Une autre édition"
+    data["key"] = "0" * 64
+    cache.write_text(json.dumps(data), encoding="utf-8")
+    assert rules_cache.read(cache, cache.stem) is None
+    assert same(load_index(home=tmp_home), expected)
+    # Same content under the right key is accepted: the key alone made the difference.
+    data["key"] = cache.stem
+    cache.write_text(json.dumps(data), encoding="utf-8")
+    cached = rules_cache.read(cache, cache.stem)
+    assert cached is not None
+    assert cached[0][0].label == "Une autre édition"
+
+
+def test_a_wrong_version_is_ignored(tmp_home: Path) -> None:
+    load_index(home=tmp_home)
+    cache = the_cache(tmp_home)
+    data = json.loads(cache.read_bytes())
+    data["version"] = rules_cache.VERSION - 1
+    cache.write_text(json.dumps(data), encoding="utf-8")
+    assert rules_cache.read(cache, cache.stem) is None
+
+
+def test_links_out_of_the_edition_are_refused(tmp_home: Path) -> None:
+    load_index(home=tmp_home)
+    cache = the_cache(tmp_home)
+    data = json.loads(cache.read_bytes())
+    rule = next(r for r in data["editions"][0][7] if r[5] is not None)
+    rule[5] = "999.9z"  # its parent: breadcrumbs would fail on it
+    cache.write_text(json.dumps(data), encoding="utf-8")
+    assert rules_cache.read(cache, cache.stem) is None
+
+
+# --- equal to a fresh parse --------------------------------------------------------------
+
+
+def test_the_cache_gives_back_a_fresh_parse(en_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every dataclass of every edition (shipped and English), field for field."""
+    expected = fresh(en_home)
+    load_index(home=en_home)  # makes sure the cache is written
+    parse = rules_index._parse_all
+    calls: list[int] = []
+
+    def counting(*args: Any) -> Any:
+        calls.append(1)
+        return parse(*args)
+
+    monkeypatch.setattr(rules_index, "_parse_all", counting)
+    cached = load_index(home=en_home)
+    assert calls == []
+    assert same(cached, expected)
+    assert [e.id for e in cached.editions] == [e.id for e in expected.editions]
+    assert any(e.issues for e in cached.editions) and any(e.glossary for e in cached.editions)
+    ed = next(e for e in cached.editions if e.id == "en-2011-09-30")
+    assert list(ed.rules) == list(expected.edition("en-2011-09-30").rules)  # document order
+    assert cached.content_key() == expected.content_key()
+
+
+# --- writing -----------------------------------------------------------------------------
+
+
+def test_a_write_failing_half_way_leaves_nothing(
+    tmp_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real_fdopen = os.fdopen
+
+    class Full(io.BufferedWriter):
+        def write(self, data: Any) -> int:
+            super().write(bytes(data[:100]))
+            self.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    def fdopen(fd: int, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
+        return Full(real_fdopen(fd, mode, buffering=0)) if "w" in mode else real_fdopen(fd, mode)
+
+    monkeypatch.setattr(os, "fdopen", fdopen)  # the disk is full for everyone
+    index = load_index(home=tmp_home)
+    assert same(index, fresh(tmp_home))
+    assert not rules_dir(tmp_home).exists() or os.listdir(rules_dir(tmp_home)) == []
+    assert main(["rule", "704.5g"]) == 0  # the command still works
+    assert "704.5g" in capsys.readouterr().out
+    assert os.listdir(rules_dir(tmp_home)) == []
+    monkeypatch.undo()
+    load_index(home=tmp_home)
+    assert the_cache(tmp_home).is_file()  # and the next working disk gets its cache
+
+
+def test_only_the_newest_cache_and_none_of_the_others_files(tmp_home: Path) -> None:
+    folder = rules_dir(tmp_home)
+    folder.mkdir(parents=True)
+    hour = 3600.0
+    ours = {
+        "a" * 64 + ".json": True,  # an older cache
+        "b" * 64 + ".pickle": True,  # a cache of an older version
+        "tmpab12_x.tmp": True,  # a temporary file of an older version, stale
+        "rules-cd34.tmp": True,  # ours, stale
+    }
+    theirs = [
+        "notes.txt",
+        "A" * 64 + ".json",
+        "a" * 63 + ".json",
+        "rules-x.tmp.keep",
+        "tmp.tmp",
+        "readme.json",
+    ]
+    for name in [*ours, *theirs]:
+        (folder / name).write_text("x", encoding="utf-8")
+        when = (folder / name).stat().st_mtime - hour
+        os.utime(folder / name, (when, when))
+    young = folder / "rules-young.tmp"  # another process writing right now
+    young.write_text("x", encoding="utf-8")
+    (folder / ("c" * 64 + ".json")).mkdir()  # not a file: left alone
+    load_index(home=tmp_home)
+    left = sorted(os.listdir(folder))
+    cache = the_cache(tmp_home).name
+    assert left == sorted([cache, *theirs, young.name, "c" * 64 + ".json"])
+
+
+def test_the_encoder_knows_every_field() -> None:
+    """A field added to the model must be added to the cache too (else it would be lost)."""
+    rules_cache.check_fields()
+    broken = dict(rules_cache.FIELDS)
+    broken[Rule] = broken[Rule][:-1]
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(rules_cache, "FIELDS", broken)
+        with pytest.raises(TypeError, match="Rule"):
+            rules_cache.check_fields()
