@@ -163,6 +163,11 @@ def _storage(folder: Path, readonly: bool = False) -> FileStorage:
 # --- locations ---------------------------------------------------------------------------
 
 
+def _os_error(exc: OSError, action: str, where: Path) -> SearchIndexError:
+    """The store's French wording of a system error (« dossier en lecture seule »…)."""
+    return SearchIndexError(store.StoreError.from_os_error(exc, action, where).message)
+
+
 def search_root(home: Path | None = None) -> Path:
     return store.cache_dir(home) / _ROOT_NAME
 
@@ -192,7 +197,7 @@ def build(
     try:
         root.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise SearchIndexError(f"Dossier de cache inaccessible : {root} ({exc})") from exc
+        raise _os_error(exc, "Dossier de cache de la recherche inutilisable", root) from exc
     _sweep(root, keep=final.name)
     tmp = root / f".build-{final.name}-{os.getpid()}-{time.monotonic_ns() % 10**9}"
     try:
@@ -201,9 +206,7 @@ def build(
         _sign(tmp, home)
         _publish(tmp, final, replace=rebuild)
     except OSError as exc:
-        raise SearchIndexError(
-            f"Impossible de construire l'index de recherche dans {root} ({exc})"
-        ) from exc
+        raise _os_error(exc, "Index de recherche impossible à construire", root) from exc
     finally:
         if tmp.exists():
             shutil.rmtree(tmp, ignore_errors=True)
@@ -446,7 +449,7 @@ def _secret(home: Path | None) -> bytes:
     except FileNotFoundError:
         pass
     except OSError as exc:
-        raise SearchIndexError(f"Clé de l'index de recherche illisible : {path} ({exc})") from exc
+        raise _os_error(exc, "Clé de l'index de recherche illisible", path) from exc
     key = secrets.token_bytes(32)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -456,9 +459,7 @@ def _secret(home: Path | None) -> bytes:
     except FileExistsError:
         return _secret(home)  # another process created it first
     except OSError as exc:
-        raise SearchIndexError(
-            f"Clé de l'index de recherche impossible à créer : {path} ({exc})"
-        ) from exc
+        raise _os_error(exc, "Clé de l'index de recherche impossible à créer", path) from exc
     return key
 
 

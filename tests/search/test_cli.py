@@ -112,3 +112,15 @@ def test_progress_stays_quiet_for_a_quick_build() -> None:
     for done in range(0, 101, 10):
         progress(done, 100)
     assert sink.text == ""
+
+
+def test_unusable_cache_folder_is_a_french_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    home = tmp_path / "a-file"
+    home.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setenv("JUDGE_HOME", str(home))
+    assert main(["search", "poison"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Erreur : ") and "n'est pas un dossier" in err
+    assert "Errno" not in err and "Traceback" not in err
