@@ -323,6 +323,16 @@ BOARD_FIELD_LABELS: Final = MappingProxyType(
         "extra": "Autres champs (JSON)",
     }
 )
+# Card supertypes, as the sandbox's tables show them (card types: TERM_LABELS).
+SUPERTYPE_LABELS: Final = MappingProxyType(
+    {
+        "basic": "de base",
+        "legendary": "légendaire",
+        "ongoing": "en cours",
+        "snow": "neige",
+        "world": "monde",
+    }
+)
 # The board's lists, as the tables that edit them are titled.
 BOARD_TABLE_LABELS: Final = MappingProxyType(
     {"players": "Joueurs", "permanents": "Permanents", "other_zones": "Autres zones"}

@@ -16,6 +16,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any
 
 from judge.rules import export, store
+from judge.rules.decode import display_name
 from judge.rules.errors import JudgeError
 from judge.rules.index import CORPUS_DIR, Citer, RuleIndex, load_index, parse_edition
 from judge.rules.model import Edition, Layout, Reference, Rule
@@ -235,6 +236,41 @@ class IngestView:
 
 
 @dataclass(frozen=True)
+class IngestOutcome:
+    """One document of `ingest_many`: the edition it became, or why it did not (`error`,
+    in French; then nothing of it was written)."""
+
+    file: str
+    edition: str | None = None
+    date: str = ""
+    numbering: str = ""
+    rules: int = 0
+    glossary: int = 0
+    folder: Path | None = None
+    replaced: bool = False
+    warnings: tuple[str, ...] = ()
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "file": self.file,
+            "edition": self.edition,
+            "date": self.date,
+            "numbering": self.numbering,
+            "rules": self.rules,
+            "glossary": self.glossary,
+            "folder": None if self.folder is None else str(self.folder),
+            "replaced": self.replaced,
+            "warnings": list(self.warnings),
+            "error": self.error,
+        }
+
+
+@dataclass(frozen=True)
 class RemoveView:
     edition: str
 
@@ -421,6 +457,13 @@ class Judge:
     ) -> Link | None:
         return self.concordance.counterpart(edition, number, target, approximate=approximate)
 
+    def covers(self, rule: Rule, edition_id: str) -> bool:
+        """Whether `edition_id`'s corpus holds the section of `rule` at all (2011's corpus
+        holds section 118 only: it says nothing of 704's rules)."""
+        from judge.rules.history import _covers
+
+        return _covers(self.concordance, rule, self.edition(edition_id))
+
     def compare(self, number: str, from_edition: str, to_edition: str) -> Comparison:
         from judge.rules.concordance import compare
 
@@ -578,6 +621,56 @@ def ingest(
     return IngestView(
         ed.id, ed.rule_count, len(ed.glossary), result.folder, result.replaced, result.warnings
     )
+
+
+IngestProgress = Callable[[int, int, str], None]
+
+
+def ingest_many(
+    paths: Sequence[Path],
+    replace: bool = False,
+    home: Path | None = None,
+    progress: IngestProgress | None = None,
+    layout: Layout | None = None,
+) -> tuple[IngestOutcome, ...]:
+    """Each document of `paths` (files, or folders: their `.txt`, `.pdf`, `.docx`, `.html`,
+    `.htm` files, sorted) becomes one edition named by its date, atomically; one that fails
+    is reported in its outcome and does not stop the others. `progress(i, n, file)` is
+    called before the i-th of n documents is read."""
+    found = store.document_paths(paths)
+    reserved = _shipped_ids()
+    done: dict[str, str] = {}  # edition id -> the file of this batch it came from
+    out: list[IngestOutcome] = []
+    for i, (path, problem) in enumerate(found, 1):
+        shown = display_name(path)
+        if progress is not None:
+            progress(i, len(found), shown)
+        if problem is not None:
+            out.append(IngestOutcome(shown, error=problem))
+            continue
+        try:
+            result = store.ingest(
+                path, None, layout, replace=replace, home=home, reserved=reserved, batch=done
+            )
+        except JudgeError as exc:
+            out.append(IngestOutcome(shown, error=exc.message))
+            continue
+        ed = result.edition
+        done[ed.id] = shown
+        out.append(
+            IngestOutcome(
+                shown,
+                ed.id,
+                ed.date,
+                ed.numbering,
+                rules=ed.rule_count,
+                glossary=len(ed.glossary),
+                folder=result.folder,
+                replaced=result.replaced,
+                warnings=result.warnings,
+            )
+        )
+    return tuple(out)
 
 
 def remove(edition_id: str, home: Path | None = None) -> RemoveView:

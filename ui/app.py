@@ -35,7 +35,17 @@ UNEXPECTED = (
     "réessayez ; si l'erreur persiste, transmettez cette référence à l'administrateur."
 )
 
-st.set_page_config(page_title="Juge MTG", page_icon=":material/gavel:", layout="wide")
+# An emoji favicon is drawn by the browser (a data: URL); a `:material/…:` one is fetched
+# from fonts.gstatic.com on every page, which a phone on the floor may not reach.
+st.set_page_config(page_title="Juge MTG", page_icon="⚖️", layout="wide")
+# Streamlit's page says <html lang="en"> and has no setting for it: a screen reader, a
+# spelling checker or a translation prompt would take the French for English. This one fixed
+# script (no user text) sets it once the page is loaded.
+st.html(
+    '<script>window.parent.document.documentElement.lang = "fr";'
+    'document.documentElement.lang = "fr";</script>',
+    unsafe_allow_javascript=True,
+)
 
 pages = {
     spec: st.Page(

@@ -5,10 +5,21 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from judge import LAYOUTS, Judge, RuleNotFound, RuleView, ingest, open_judge, remove
+from judge import (
+    LAYOUTS,
+    IngestOutcome,
+    Judge,
+    RuleNotFound,
+    RuleView,
+    ingest,
+    ingest_many,
+    open_judge,
+    remove,
+)
 from judge.fr import METHOD, NUMBERING, REFERENCE_STATUS, SHIPPED
 
 
@@ -44,9 +55,17 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument("--edition", metavar="ID", action="append", help="édition(s) à exporter")
     p.set_defaults(func=cmd_export)
 
-    p = sub.add_parser("ingest", help="importer un document de règles")
-    p.add_argument("file", metavar="FICHIER", type=Path)
-    p.add_argument("--edition", metavar="ID", help="identifiant, ex. en-2011-09-30")
+    p = sub.add_parser("ingest", help="importer des documents de règles (fichiers ou dossiers)")
+    p.add_argument(
+        "paths",
+        metavar="CHEMIN",
+        type=Path,
+        nargs="+",
+        help="fichier, ou dossier (ses .txt, .pdf, .docx, .html, .htm)",
+    )
+    p.add_argument(
+        "--edition", metavar="ID", help="identifiant, ex. en-2011-09-30 (un seul fichier)"
+    )
     p.add_argument(
         "--format",
         choices=("auto", *LAYOUTS),
@@ -198,7 +217,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 def cmd_ingest(args: argparse.Namespace) -> int:
     layout = None if args.format == "auto" else args.format
-    result = ingest(args.file, args.edition, layout, replace=args.replace)
+    paths: list[Path] = args.paths
+    if len(paths) > 1 or paths[0].is_dir():
+        return _ingest_batch(args, paths, layout)
+    result = ingest(paths[0], args.edition, layout, replace=args.replace)
     for warning in result.warnings:
         print(f"Attention : {warning}", file=sys.stderr)
     if args.json:
@@ -211,6 +233,59 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     )
     print(f"Stockée dans : {result.folder}")
     return 0
+
+
+def _ingest_batch(args: argparse.Namespace, paths: list[Path], layout: Any) -> int:
+    """Several documents, or a folder: one edition each, a line per document on stderr as it
+    goes, a table (or a JSON list) at the end; status 2 when any failed."""
+    if args.edition:
+        print(
+            "Erreur : --edition ne vaut que pour un seul fichier ; pour plusieurs documents "
+            "ou un dossier, chaque édition est nommée d'après la date de son document",
+            file=sys.stderr,
+        )
+        return 2
+
+    def progress(i: int, n: int, file: str) -> None:
+        print(f"[{i}/{n}] {file}", file=sys.stderr, flush=True)
+
+    outcomes = ingest_many(paths, replace=args.replace, progress=progress, layout=layout)
+    for o in outcomes:
+        for warning in o.warnings:
+            print(f"Attention : {o.file} : {warning}", file=sys.stderr)
+    if args.json:
+        print_json([o.to_dict() for o in outcomes])
+    else:
+        _print_ingest_table(outcomes)
+    failed = [o for o in outcomes if not o.ok]
+    if failed:
+        print(
+            f"Échec de l'import de {len(failed)} document(s) sur {len(outcomes)} :", file=sys.stderr
+        )
+        for o in failed:
+            reason = o.error or ""
+            named = Path(o.file).name in reason  # store errors name the file already
+            print(f"  {reason if named else f'{o.file} : {reason}'}", file=sys.stderr)
+    return 2 if failed else 0
+
+
+def _print_ingest_table(outcomes: Sequence[IngestOutcome]) -> None:
+    rows = [("Édition", "Date", "Numérotation", "Règles", "Avert.", "Fichier")]
+    for o in outcomes:
+        if o.ok:
+            verb = " (remplacée)" if o.replaced else ""
+            numbering = NUMBERING.get(o.numbering, o.numbering)
+            head = (o.edition or "", o.date or "sans date", numbering)
+            rows.append((*head, str(o.rules), str(len(o.warnings)), o.file + verb))
+        else:
+            rows.append(("ÉCHEC", "—", "—", "—", "—", o.file))
+    widths = [max(len(r[i]) for r in rows) for i in range(5)]
+    for row in rows:
+        cells = [c.ljust(w) for c, w in zip(row[:3], widths[:3], strict=True)]
+        cells += [c.rjust(w) for c, w in zip(row[3:5], widths[3:5], strict=True)]
+        print("  ".join([*cells, row[5]]).rstrip())
+    done = sum(1 for o in outcomes if o.ok)
+    print(f"\n{done} édition(s) importée(s) sur {len(outcomes)} document(s).")
 
 
 def cmd_remove(args: argparse.Namespace) -> int:

@@ -94,13 +94,31 @@ def _check_text(text: str, file: str) -> None:
         )
 
 
+def _extract_office(data: bytes, file: str) -> str | None:
+    """The text of a PDF or Word (.docx) document, recognised by its content, or None."""
+    if data.startswith(b"%PDF-"):
+        from judge.rules.layouts.pdf import extract_text as pdf_text
+
+        return pdf_text(data, file)
+    if data.startswith(b"PK\x03\x04"):
+        from judge.rules.layouts.docx import extract_text as docx_text
+
+        return docx_text(data, file)
+    return None
+
+
 def decode_bytes(data: bytes, file: str) -> str:
-    """Decode a document's bytes to text with `\\n` line ends and no BOM.
+    """Decode a document's bytes to text with `\\n` line ends and no BOM. A PDF or a Word
+    (.docx) document, recognised by its first bytes, becomes the text of its paragraphs.
 
     Raises DocumentError for an empty file, binary data, or bytes no supported encoding reads.
     """
     if not data:
         raise DocumentError(f"Le fichier {_q(file)} est vide.", file)
+    extracted = _extract_office(data, file)
+    if extracted is not None:
+        _check_text(extracted, file)
+        return extracted
 
     text: str | None = None
     for bom, codec, label in _BOMS:

@@ -24,9 +24,10 @@ import re
 import shutil
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 import platformdirs
 
@@ -38,6 +39,8 @@ from judge.rules.layouts.detect import detect_layout
 from judge.rules.model import LAYOUTS, Edition, Layout, ParsedDocument, SourceFile
 
 __all__ = ["MAX_BYTES", "StoreError"]
+
+Numbering = Literal["modern", "pre2009"]
 
 EDITION_ID = re.compile(r"[a-z]{2}-[a-z0-9][a-z0-9-]{1,40}")  # always with fullmatch
 LOCK_TIMEOUT = 30.0  # seconds a writer waits for another one
@@ -408,7 +411,38 @@ def _parse(data: bytes, file: str, layout: Layout | None, warnings: list[str]) -
     return parse_text(text, Path(file).name, layout or detected)
 
 
-def _check_id(eid: str, reserved: frozenset[str]) -> None:
+DOCUMENT_SUFFIXES = (".txt", ".pdf", ".docx", ".html", ".htm")
+
+
+def document_paths(paths: Sequence[Path]) -> list[tuple[Path, str | None]]:
+    """The documents `paths` name, each once: a file as given, a folder's documents
+    (DOCUMENT_SUFFIXES, not hidden, not recursive, sorted by name). A folder with none is
+    kept with the reason, in French."""
+    out: list[tuple[Path, str | None]] = []
+    seen: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            found = sorted(
+                p
+                for p in path.iterdir()
+                if p.suffix.lower() in DOCUMENT_SUFFIXES
+                and not p.name.startswith(".")
+                and p.is_file()
+            )
+            if not found:
+                kinds = ", ".join(DOCUMENT_SUFFIXES)
+                out.append((path, f"{display_name(path)} : aucun document de règles ({kinds})"))
+        else:
+            found = [path]
+        for file in found:
+            key = file.resolve()
+            if key not in seen:
+                seen.add(key)
+                out.append((file, None))
+    return out
+
+
+def _check_id(eid: str, reserved: frozenset[str], batch: Mapping[str, str] | None = None) -> None:
     if not EDITION_ID.fullmatch(eid):
         shown = eid.encode("unicode_escape").decode("ascii")  # a newline shows as \n
         raise StoreError(
@@ -419,20 +453,62 @@ def _check_id(eid: str, reserved: frozenset[str]) -> None:
         raise StoreError(
             f"L'édition {eid} est livrée avec le corpus : choisissez un autre identifiant"
         )
+    if batch and eid in batch:
+        raise StoreError(
+            f"L'édition {eid} vient d'être importée depuis {batch[eid]} dans ce même lot : "
+            "deux documents de même date ne peuvent pas être importés ensemble"
+        )
+
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_ID_DATE = re.compile(r"[a-z]{2}-(\d{4}-\d{2}-\d{2})")
+# Section titles that tell the two numberings apart (420/408 before 2009, 704/116-117 after).
+_OLD_TITLES = re.compile(r"state-based effects|effets bas[ée]s sur (?:un|l'|l’)", re.I)
+_TIMING_TITLES = re.compile(r"timing|chronologie|priorit", re.I)
+
+
+def _iso_date(*candidates: str | None) -> str:
+    """The first candidate that is a real `YYYY-MM-DD` date (else "")."""
+    for date in candidates:
+        if date and _ISO_DATE.fullmatch(date):
+            try:
+                datetime.date.fromisoformat(date)
+            except ValueError:
+                continue
+            return date
+    return ""
+
+
+def numbering_of(doc: ParsedDocument, year: int) -> Numbering:
+    """`pre2009` (420 state-based effects, 408 timing) or `modern` (704 state-based actions,
+    116/117 timing), read from the rules the document holds; the year decides only when
+    none of them is there."""
+    titles = dict(doc.contents)
+    titles.update({r.number: r.title for r in doc.rules if r.title})
+    numbers = {r.number.split(".")[0] for r in doc.rules if r.paragraphs}
+    old = "420" in numbers or bool(_OLD_TITLES.search(titles.get("420", "")))
+    old = old or bool(_TIMING_TITLES.search(titles.get("408", "")))
+    new = "704" in numbers or any(_TIMING_TITLES.search(titles.get(n, "")) for n in ("116", "117"))
+    if old != new:
+        return "pre2009" if old else "modern"
+    return "modern" if year >= 2009 or not year else "pre2009"
 
 
 def _meta_for(eid: str, doc: ParsedDocument, name: str, language: str) -> EditionMeta:
-    year = int(doc.date[:4]) if doc.date else 0
+    # An undated document takes the date of an id such as `en-2011-09-30`, when it has one.
+    id_date = _ID_DATE.fullmatch(eid)
+    date = _iso_date(doc.date, id_date.group(1) if id_date else None)
+    year = int(date[:4]) if date else 0
     suffix = Path(name).suffix
     if not re.fullmatch(r"\.[A-Za-z0-9]{1,10}", suffix):
         suffix = ".txt"
     return EditionMeta(
         id=eid,
-        label=f"Règles importées ({doc.date or 'sans date'}, {name})",
+        label=f"Règles importées ({date or 'sans date'}, {name})",
         language=language,  # type: ignore[arg-type]
-        date=doc.date or "",
-        era=doc.date[:4] if doc.date else "",
-        numbering="modern" if year >= 2009 or not year else "pre2009",
+        date=date,
+        era=date[:4],
+        numbering=numbering_of(doc, year),
         order=year,
         sources=(SourceFile(f"document{suffix.lower()}", name, doc.layout),),
         shipped=False,
@@ -446,9 +522,12 @@ def ingest(
     replace: bool = False,
     home: Path | None = None,
     reserved: frozenset[str] = frozenset(),
+    batch: Mapping[str, str] | None = None,
 ) -> IngestResult:
     """Parse `path` and add it to the store. The file is read once: the bytes parsed are the
-    bytes stored. Nothing is written unless it parses."""
+    bytes stored. Nothing is written unless it parses. `batch` (edition id -> file) names
+    the editions an `ingest_many` run has just written: a second one of the same id is
+    refused rather than replacing the first."""
     if layout is not None and layout not in LAYOUTS:
         raise StoreError(f"Format inconnu : « {layout} » (formats : {', '.join(LAYOUTS)})")
     shown = display_name(path)
@@ -457,7 +536,7 @@ def ingest(
     doc = _parse(data, shown, layout, warnings)
     language = doc.language or "en"
     eid = edition_id or _derive_id(language, doc.date, shown)
-    _check_id(eid, reserved)
+    _check_id(eid, reserved, batch)
     meta = _meta_for(eid, doc, Path(shown).name, language)
     edition = build_edition(meta, [doc])
     root = editions_dir(home)

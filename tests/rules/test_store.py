@@ -219,3 +219,21 @@ def test_a_stored_edition_that_no_longer_parses_is_left_out(
     assert any("en-2024-06-07" in w and "vide" in w for w in index.warnings)
     assert main(["rule", "704.5g"]) == 0
     assert "Attention : Édition importée ignorée : en-2024-06-07" in capsys.readouterr().err
+
+
+def test_an_example_glued_after_a_guillemet_is_an_example(tmp_home: Path) -> None:
+    """fr-2011's 118.9 runs `… »Exemple : Un joueur contrôle…` together: the example is the
+    rule's example, not the end of its text (shipped, and ingested again)."""
+    from judge.rules.index import CORPUS_DIR
+
+    doc = CORPUS_DIR / "fr-2011" / "118-points-de-vie.txt"
+    store.ingest(doc, edition_id="fr-2011-copie")
+    lines = doc.read_text("utf-8").splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if "118.9 Certaines" in text)
+    index = load_index()
+    for edition in ("fr-2011", "fr-2011-copie"):
+        rule = index.lookup("118.9", edition)
+        assert rule.text.endswith("gagne des points de vie, … »"), rule.text[-60:]
+        examples = [p.text for p in rule.paragraphs if p.kind == "example"]
+        assert len(examples) == 1 and examples[0].startswith("Exemple : Un joueur contrôle")
+        assert rule.source is not None and rule.source.line == line

@@ -39,18 +39,23 @@ def test_704_8_gallery_board_runs(app: AppTest) -> None:
     # and quoted; 704.5g destroys the second one.
     link_to(app, regle="704.5f", edition="fr-2024")
     link_to(app, regle="704.5g", edition="fr-2024")
-    assert "mis au cimetière" in text and "Louveteau (louveteau)" in text
+    # Two objects named alike are numbered, not shown by their ids (« louveteau-2 »).
+    assert "mis au cimetière" in text and "Louveteau n° 1" in text
+    assert "(louveteau" not in text
     assert "« 704.5f Si une créature a une endurance inférieure ou égale à 0" in text
     # The persist/undying outcome: no undying for the one with a +1/+1 counter (704.8, last
     # known information), undying for the other.
     assert "ne se déclenche pas" in text
     assert "immortalité (undying) ne se déclenche pas : 1 marqueur +1/+1" in text
     assert "Capacités déclenchées mises sur la pile" in text
-    assert "undying" in text and "Louveteau (louveteau-2)" in text
+    assert "undying" in text and "Louveteau n° 2" in text
     assert "Aucun joueur ne perd la partie." in text
     # The final board: both in the graveyard, the trigger on the stack.
     zones = [d.value for d in app.dataframe]
-    assert any("Louveteau (louveteau-2)" in list(df.get("Objet", [])) for df in zones)
+    assert any("Louveteau n° 2" in list(df.get("Objet", [])) for df in zones)
+    # ... the ids are in the referees' details
+    details = next(e for e in app.expander if e.label == "Détails pour les arbitres")
+    assert "Louveteau n° 2 : louveteau-2" in [plain(m.value) for m in details.markdown]
 
 
 def test_both_rulesets_side_by_side(app: AppTest) -> None:
@@ -99,7 +104,7 @@ def test_table_edit_changes_the_outcome(app: AppTest) -> None:
     _run(app)
     text = shown(app)
     assert "704.5g" not in [lk.proto.query_string.split("&")[0][6:] for lk in app.page_link]
-    assert "Louveteau (louveteau-2)" not in text.split("Plateau final")[0]
+    assert "Louveteau n° 2" not in text.split("Plateau final")[0]
 
 
 def _edit(at: AppTest, table: str, edited_rows: dict[int, dict[str, object]]) -> AppTest:
@@ -165,3 +170,37 @@ def test_sector_choice_skips_creatures_already_given_a_sector() -> None:
     (needed,) = [c for c in res.choices_needed if c.rule == "704.5u"]
     entries = _choice_entries(needed, "beta", res.final)
     assert [e["creature"] for e in entries] == ["b"]
+
+
+def test_final_board_reads_in_french(app: AppTest) -> None:
+    board = {
+        "players": [{"name": "Alice"}, {"name": "Bob"}],
+        "permanents": [
+            {
+                "id": "jace",
+                "name": "Jace",
+                "controller": "Alice",
+                "types": ["planeswalker"],
+                "supertypes": ["legendary"],
+                "counters": {"loyalty": 3},
+            },
+            {"id": "mur", "name": "Mur", "owner": "Bob", "types": ["artifact"]},
+        ],
+    }
+    open_page(app, links.BAC_A_SABLE)
+    app.file_uploader[0].set_value(("pw.json", json.dumps(board).encode(), "application/json"))
+    app.run()
+    _run(app)
+    final = next(d.value for d in app.dataframe if "Permanent" in d.value.columns)
+    cells = final.to_csv()
+    assert "None" not in cells and not final.isna().any().any(), cells
+    assert "loyauté : 3" in list(final["Marqueurs"])
+    assert "loyalty" not in cells
+    # The editable table shows card types and supertypes in French.
+    editor = next(e for e in app.data_editor if str(e.key).startswith("bac-permanents-"))
+    config = json.loads(editor.proto.columns)
+    options = {o["value"]: o["label"] for o in config["types"]["type_config"]["options"]}
+    assert options["planeswalker"] == "planeswalker" and options["sorcery"] == "rituel"
+    assert options["creature"] == "créature" and options["land"] == "terrain"
+    supers = {o["value"]: o["label"] for o in config["supertypes"]["type_config"]["options"]}
+    assert supers["legendary"] == "légendaire"

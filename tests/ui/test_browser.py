@@ -177,3 +177,65 @@ def test_corpus_page(server: str, page: Page) -> None:
     expect(main_area(page)).to_contain_text("Rapport de qualité")
     expect(main_area(page)).to_contain_text("fr-2011-piege")
     shot(page, "9-corpus")
+
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/",
+        "/?q=contact+mortel",
+        "/?regle=704.5g&edition=fr-2024",
+        "/comparer?regle=420.5e&de=fr-pre2009&vers=fr-2024",
+        "/bac-a-sable?plateau=704-8-louveteau",
+        "/corpus",
+    ],
+)
+def test_no_request_leaves_the_machine(server: str, browser: Any, path: str) -> None:
+    # On the floor there may be no network: nothing (favicon, icon font) is fetched from the
+    # internet, no console error, and the page says it is in French.
+    from urllib.parse import urlsplit
+
+    context = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
+    outside: list[str] = []
+    errors: list[str] = []
+
+    def route(r: Any) -> None:
+        url = r.request.url
+        host = urlsplit(url).hostname or ""
+        if url.startswith(("data:", "blob:")) or host in LOCAL_HOSTS:
+            r.continue_()
+        else:
+            outside.append(url)
+            r.abort()
+
+    context.route("**/*", route)
+    pg = context.new_page()
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    failed: list[str] = []
+    pg.on("response", lambda r: failed.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    pg.set_default_timeout(20_000)
+    try:
+        pg.goto(server + path)
+        wait_idle(pg)
+        pg.wait_for_load_state("networkidle")
+        pg.wait_for_timeout(500)
+        lang = pg.evaluate("() => document.documentElement.lang")
+    finally:
+        context.close()
+    assert not outside, outside
+    # Opened on a page's own address (/comparer), Streamlit's client first looks for its
+    # server under that path (/comparer/_stcore/health, then host-config: 404), then at the
+    # root: its own probe, and the browser logs each 404. Nothing else may fail.
+    probes = [
+        f for f in failed if re.search(r" https?://[^/]+/[^/]+/_stcore/(health|host-config)$", f)
+    ]
+    assert failed == probes, failed
+    not_found = "Failed to load resource: the server responded with a status of 404"
+    rest = [e for e in errors if not e.startswith(not_found)]
+    assert not rest, errors
+    assert len(errors) - len(rest) <= len(probes), errors
+    assert lang == "fr"

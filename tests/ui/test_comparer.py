@@ -116,3 +116,87 @@ def test_rule_page_diffs_no_approximate_counterpart(app: AppTest) -> None:
     no_exception(app)
     assert "Correspondance approchée : pas de différences mot à mot" in shown(app)
     assert not any("~~" in m.value for m in app.markdown)
+
+
+def test_swap_follows_the_concordance(app: AppTest) -> None:
+    # « Inverser » on 420.5e fr-pre2009 → fr-2024: the rule is 704.5j in fr-2024.
+    open_page(app, links.COMPARER, regle="420.5e", de="fr-pre2009", vers="fr-2024")
+    next(b for b in app.button if b.label == "Inverser").click().run()
+    no_exception(app)
+    assert app.query_params["regle"] == "704.5j"
+    assert app.query_params["de"] == "fr-2024"
+    assert app.query_params["vers"] == "fr-pre2009"
+    assert not app.error
+    assert ":orange-badge[Déplacée] **704.5j → 420.5e**" in shown(app)
+
+
+def test_a_fragment_corpus_is_not_a_list_of_new_rules(app: AppTest) -> None:
+    # fr-2011 ships section 118 only: its 704 is a title, 704's rules are absent, not new.
+    open_page(app, links.COMPARER, regle="704", de="fr-2011", vers="fr-2024")
+    no_exception(app)
+    text = shown(app)
+    assert "Inchangée" not in text
+    assert ":gray-badge[Texte absent du corpus]" in text
+    assert "Sans équivalent dans fr-2011" not in text
+    assert "Absentes du corpus de fr-2011" in text
+    metrics = {plain(m.label): m.value for m in app.metric}
+    listed = (
+        sum(1 for lk in app.page_link if "edition=fr-2024" in lk.proto.query_string) - 1
+    )  # the compared rule's own link
+    assert int(metrics["Absentes du corpus de fr-2011"]) == listed > 10
+    assert int(metrics["Sans équivalent"]) == 0
+    # summaries are whole first lines, or cut at a word boundary with « … »
+    firsts = [
+        r.text.strip().split("\n")[0]
+        for r in load_index().edition("fr-2024").rules.values()
+        if r.number.startswith("704.")
+    ]
+    cut = 0
+    for m in app.markdown:
+        value = plain(m.value)
+        if value.endswith("…"):
+            cut += 1
+            assert any(f.startswith(value[:-1] + " ") for f in firsts), value
+    assert cut
+
+
+def test_new_rules_are_counted(app: AppTest) -> None:
+    open_page(app, links.COMPARER, regle="420.5", de="fr-pre2009", vers="fr-2024")
+    no_exception(app)
+    metrics = {plain(m.label): m.value for m in app.metric}
+    heading = next(
+        plain(h.value) for h in app.subheader if "Sans équivalent dans" in plain(h.value)
+    )
+    fresh = int(re.search(r"\((\d+)\)", heading).group(1))  # type: ignore[union-attr]
+    assert int(metrics["Sans équivalent"]) >= fresh >= 1
+
+
+def _jargon_only_in_details(app: AppTest) -> None:
+    details = [e for e in app.expander if e.label == "Détails pour les arbitres"]
+    assert details
+    inside = [plain(c.value) for d in details for c in d.caption]
+    assert any("confiance 100" in c and "renumérotation" in c for c in inside), inside
+    for element in [*app.caption, *app.markdown]:
+        text = plain(element.value)
+        if "confiance" in text or "renumbering.toml" in text:
+            assert text in inside, text
+
+
+def test_concordance_jargon_is_for_referees_only(app: AppTest) -> None:
+    open_page(app, links.COMPARER, regle="420.5e", de="fr-pre2009", vers="fr-2024")
+    no_exception(app)
+    _jargon_only_in_details(app)
+    app.query_params.clear()
+    app.query_params.update({"regle": "704.5j", "edition": "fr-2024"})
+    open_page(app, links.REGLE, regle="704.5j", edition="fr-2024")
+    no_exception(app)
+    _jargon_only_in_details(app)
+
+
+def test_unknown_edition_in_a_compare_link_says_so(app: AppTest) -> None:
+    open_page(app, links.COMPARER, regle="420.5e", de="xx", vers="fr-2024")
+    no_exception(app)
+    warnings = [plain(w.value) for w in app.warning]
+    assert any(
+        "Édition « xx » inconnue : fr-pre2009 est affichée à la place" in w for w in warnings
+    )

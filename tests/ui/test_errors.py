@@ -133,3 +133,24 @@ def test_table_cell_json_answers_in_french(cell: str) -> None:
         bt.rows(frame, bt.PLAYER_COLUMNS, "players")
     assert "Autres champs" in raised.value.message or "ligne 1" in raised.value.message
     assert "Expecting" not in raised.value.message
+
+
+def test_no_streamlit_english_placeholder(app: AppTest) -> None:
+    # Every selectbox and multiselect has a French placeholder (not « Choose an option »),
+    # and the editions filter offers no untranslatable « Select all ».
+    for page, params in [
+        (links.RECHERCHE, {}),
+        (links.REGLE, {"regle": "704.5g"}),
+        (links.COMPARER, {"regle": "420.5e", "de": "fr-pre2009", "vers": "fr-2024"}),
+        (links.BAC_A_SABLE, {"plateau": "704-8-louveteau"}),
+        (links.CORPUS, {}),
+    ]:
+        open_page(app, page, **params)
+        no_exception(app)
+        for box in [*app.selectbox, *app.multiselect]:
+            assert box.proto.placeholder and "Choose" not in box.proto.placeholder, (
+                page.title,
+                box.label,
+            )
+        for box in app.multiselect:
+            assert not box.proto.select_all, box.label

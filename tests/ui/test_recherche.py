@@ -92,3 +92,24 @@ def test_nothing_found_says_so_in_french(app: AppTest) -> None:
 def test_empty_page_offers_examples(app: AppTest) -> None:
     open_page(app, links.RECHERCHE)
     link_to(app, q="contact mortel")
+
+
+def test_each_expansion_is_shown_once(app: AppTest) -> None:
+    _search(app, "contact mortel et contact mortel puis contact mortel")
+    captions = [plain(c.value) for c in app.caption if "Recherche aussi" in plain(c.value)]
+    assert captions
+    assert len(captions) == len(set(captions)), captions
+
+
+def test_a_long_question_is_kept_truncated_with_a_notice(app: AppTest) -> None:
+    long = ("contact mortel " * 40).strip()  # 599 characters
+    _search(app, long)
+    box = app.text_input(key="recherche-q")
+    assert box.value == long[:300]
+    assert any("Question tronquée à 300 caractères" in plain(w.value) for w in app.warning)
+    assert _first_result(app)[0] == "704.5h"
+    # ... and so is one that comes in a link
+    open_page(app, links.RECHERCHE, q=long)
+    no_exception(app)
+    assert app.text_input(key="recherche-q").value == long[:300]
+    assert any("Question tronquée à 300 caractères" in plain(w.value) for w in app.warning)

@@ -128,3 +128,24 @@ def test_counterpart_absent_from_the_corpus_says_so(app: AppTest) -> None:
     assert absent and "absente du corpus" in absent[0]
     # No link to open a rule the 2011 corpus does not have.
     assert not [b for b in app.get("page_link") if "regle=704.8&edition=fr-2011" in str(b.proto)]
+
+
+def test_example_label_is_shown_once(app: AppTest) -> None:
+    app.query_params.update({"regle": "704.4", "edition": "fr-2024"})
+    app.run()
+    no_exception(app)
+    examples = [plain(m.value) for m in app.markdown if "gray-badge[Exemple]" in m.value]
+    assert examples
+    for text in examples:
+        assert "Exemple] Exemple" not in text and "Exemple :" not in text, text
+
+
+def test_unknown_edition_in_a_link_says_so(app: AppTest) -> None:
+    app.query_params.update({"regle": "704.5g", "edition": "xx"})
+    app.run()
+    no_exception(app)
+    warnings = [plain(w.value) for w in app.warning]
+    assert any(
+        "Édition « xx » inconnue" in w and "affichée dans l'édition fr-2024" in w for w in warnings
+    ), warnings
+    assert "Sous-règle 704.5g" in heading(app)

@@ -36,7 +36,15 @@ from judge import (
     load_board,
     subject_label,
 )
-from judge.fr import RULESET_LABELS, STOP_LABELS, VARIANT_LABELS, ZONE_LABELS
+from judge.fr import (
+    COUNTER_LABELS,
+    RULESET_LABELS,
+    STOP_LABELS,
+    SUPERTYPE_LABELS,
+    TERM_LABELS,
+    VARIANT_LABELS,
+    ZONE_LABELS,
+)
 from ui import links, resources
 from ui.render import md, say
 from ui.views import board_tables as bt
@@ -114,6 +122,7 @@ def _sources() -> None:
             format_func=lambda n: n or "Choisir un plateau de la galerie…",
             key="bac-galerie",
             on_change=_on_gallery,
+            placeholder="Choisir…",
         )
         if st.button("Nouveau plateau vide", icon=":material/note_add:"):
             _set_board(copy.deepcopy(BLANK), None)
@@ -202,6 +211,7 @@ def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
         index=rulesets.index(board.get("ruleset", "fr-2024")),
         format_func=lambda r: str(RULESET_LABELS.get(str(r), r)).capitalize(),
         key=f"bac-regles-{v}",
+        placeholder="Choisir…",
     )
     variant = b.selectbox(
         "Variante",
@@ -209,6 +219,7 @@ def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
         index=VARIANTS.index(board.get("variant", "normal")),
         format_func=lambda x: VARIANT_LABELS.get(x, x),
         key=f"bac-variante-{v}",
+        placeholder="Choisir…",
     )
     names = _player_names(board)
     active = board.get("active_player") or ""
@@ -219,6 +230,7 @@ def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
         index=options.index(active),
         format_func=lambda n: n or "(non précisé)",
         key=f"bac-actif-{v}",
+        placeholder="Choisir…",
     )
     cfg = st.column_config
     st.markdown("**Joueurs**")
@@ -246,9 +258,15 @@ def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
             "name": cfg.TextColumn(bt.LABELS["name"]),
             "controller": cfg.SelectboxColumn(bt.LABELS["controller"], options=names),
             "owner": cfg.SelectboxColumn(bt.LABELS["owner"], options=names),
-            "types": cfg.MultiselectColumn(bt.LABELS["types"], options=sorted(CARD_TYPES)),
+            "types": cfg.MultiselectColumn(
+                bt.LABELS["types"],
+                options=sorted(CARD_TYPES),
+                format_func=lambda t: TERM_LABELS.get(t, t),
+            ),
             "supertypes": cfg.MultiselectColumn(
-                bt.LABELS["supertypes"], options=sorted(SUPERTYPES)
+                bt.LABELS["supertypes"],
+                options=sorted(SUPERTYPES),
+                format_func=lambda t: SUPERTYPE_LABELS.get(t, t),
             ),
             "subtypes": cfg.MultiselectColumn(
                 bt.LABELS["subtypes"],
@@ -318,6 +336,47 @@ def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
 
 # --- results ----------------------------------------------------------------------
 
+DETAILS = "Détails pour les arbitres"
+
+
+def display_names(names: Mapping[str, str]) -> dict[str, str]:
+    """Each object's name as a player reads it: its name, numbered when several objects
+    share it (« Louveteau n° 2 »); the board's ids are for the referees' details."""
+    by_name: dict[str, list[str]] = {}
+    for ident, name in names.items():
+        by_name.setdefault(name or ident, []).append(ident)
+    out: dict[str, str] = {}
+    for name, idents in by_name.items():
+        for k, ident in enumerate(idents, start=1):
+            out[ident] = name if len(idents) == 1 else f"{name} n° {k}"
+    return out
+
+
+def _subject(f: Finding, shown_names: Mapping[str, str]) -> str:
+    if f.subject_kind in ("player", "team"):
+        return subject_label(f, shown_names)
+    return shown_names.get(f.subject, f.subject)
+
+
+def counters_fr(counters: Mapping[str, int]) -> str:
+    """« loyauté : 3, +1/+1 : 2 »: the final board's counters, in French."""
+    return ", ".join(f"{COUNTER_LABELS.get(kind, kind)} : {n}" for kind, n in counters.items())
+
+
+def _cell(value: object) -> str:
+    """A table cell: nothing rather than `None`."""
+    return "" if value is None else str(value)
+
+
+def _details(names: Mapping[str, str], shown_names: Mapping[str, str]) -> None:
+    """The board's ids behind the names shown, for a referee who reads the board file."""
+    if not names:
+        return
+    with st.expander(DETAILS):
+        st.caption("Identifiant de chaque objet dans le fichier du plateau :")
+        for ident in names:
+            st.markdown(md(f"{shown_names.get(ident, ident)} : {ident}"))
+
 
 def _rule_links(rules: tuple[str, ...], edition: str) -> None:
     for r in rules:
@@ -342,7 +401,7 @@ def _finding(
         with st.container(horizontal=True, gap="small", vertical_alignment="center"):
             _rule_links(rules, edition)
             badge = "gray" if f.note else "orange"
-            st.markdown(f":{badge}-badge[{md(label)}] **{md(subject_label(f, names))}**")
+            st.markdown(f":{badge}-badge[{md(label)}] **{md(_subject(f, names))}**")
         if f.why:
             st.markdown(md(f"Pourquoi : {f.why}"))
         _quote(rule_text, rules)
@@ -375,6 +434,7 @@ def _choices(view: SandboxView, edition: str, column: str, feminine: set[str]) -
     res, rule_text = view.resolution, view.rule_text
     if not res.choices_needed:
         return
+    shown_names = display_names(res.names)
     st.markdown("#### Choix attendus")
     for n, c in enumerate(res.choices_needed):
         with st.container(border=True):
@@ -391,7 +451,8 @@ def _choices(view: SandboxView, edition: str, column: str, feminine: set[str]) -
                 "Choix",
                 options,
                 key=f"bac-choix-{column}-{n}-{c.rule}-{c.subject}",
-                format_func=lambda o: res.names.get(o, o) + (f" ({o})" if o in res.names else ""),
+                format_func=lambda o: shown_names.get(o, o),
+                placeholder="Choisir…",
             )
             entries = _choice_entries(c, str(picked), res.final)
             if st.button(
@@ -408,10 +469,10 @@ def _choices(view: SandboxView, edition: str, column: str, feminine: set[str]) -
     if res.pending:
         st.markdown("**Actions qui seront effectuées en même temps que ces choix :**")
         for f in res.pending:
-            _finding(rule_text, f, res.names, edition, feminine)
+            _finding(rule_text, f, shown_names, edition, feminine)
 
 
-def _final_board(board: Board) -> None:
+def _final_board(board: Board, shown_names: Mapping[str, str]) -> None:
     st.markdown("#### Plateau final")
     st.dataframe(
         [
@@ -429,13 +490,11 @@ def _final_board(board: Board) -> None:
         st.dataframe(
             [
                 {
-                    "Permanent": f"{p.name} ({p.id})",
-                    "Contrôleur": p.controller,
-                    "F/E": f"{'' if p.power is None else p.power}/{p.toughness}"
-                    if p.toughness is not None
-                    else "",
-                    "Blessures": p.damage or None,
-                    "Marqueurs": bt.counters_text(p.counters),
+                    "Permanent": shown_names.get(p.id, p.name or p.id),
+                    "Contrôleur": _cell(p.controller),
+                    "F/E": f"{_cell(p.power)}/{p.toughness}" if p.toughness is not None else "",
+                    "Blessures": _cell(p.damage or None),
+                    "Marqueurs": counters_fr(p.counters),
                     "Attaché à": p.attached_to or "",
                 }
                 for p in board.permanents
@@ -448,9 +507,9 @@ def _final_board(board: Board) -> None:
         st.dataframe(
             [
                 {
-                    "Objet": f"{o.name} ({o.id})",
+                    "Objet": shown_names.get(o.id, o.name or o.id),
                     "Zone": ZONE_LABELS.get(o.zone, o.zone),
-                    "Propriétaire": o.owner,
+                    "Propriétaire": _cell(o.owner),
                     "Jeton": "oui" if o.token else "",
                 }
                 for o in board.other_zones
@@ -463,7 +522,8 @@ def _final_board(board: Board) -> None:
             st.markdown(
                 "- "
                 + md(
-                    f"{ability_label(s.ability)} — source {s.source}, contrôlée par {s.controller}"
+                    f"{ability_label(s.ability)} — source {shown_names.get(s.source, s.source)}, "
+                    f"contrôlée par {s.controller}"
                 )
             )
 
@@ -472,7 +532,7 @@ def show_resolution(view: SandboxView, column: str) -> None:
     """One ruleset's resolution, each action quoted from the edition the ruleset follows."""
     res, rule_text = view.resolution, view.rule_text
     edition = find_ruleset(res.ruleset).edition  # the edition whose rules it quotes
-    names = res.names
+    names = display_names(res.names)
     feminine = feminine_ids(res.initial)
     label = RULESET_LABELS.get(res.ruleset, res.ruleset)
     st.subheader(md(label[:1].upper() + label[1:]), anchor=False)
@@ -498,7 +558,7 @@ def show_resolution(view: SandboxView, column: str) -> None:
                     _rule_links((t.rule,), edition)
                     st.markdown(
                         f":green-badge[{md(ability_label(t.ability))}] "
-                        f"**{md(t.name)} ({md(t.source)})**"
+                        f"**{md(names.get(t.source, t.name))}**"
                     )
                 st.markdown(
                     md(f"Contrôlée par {t.controller}, après la passe {t.after_pass} — {t.why}")
@@ -511,7 +571,8 @@ def show_resolution(view: SandboxView, column: str) -> None:
     _choices(view, edition, column, feminine)
     if res.stopped and res.stopped != "choice":
         st.warning(md(STOP_LABELS.get(res.stopped, res.stopped)))
-    _final_board(res.final)
+    _final_board(res.final, names)
+    _details(res.names, names)
     st.download_button(
         "Télécharger le plateau final (JSON)",
         json.dumps(board_to_dict(res.final), ensure_ascii=False, indent=2),

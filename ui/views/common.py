@@ -29,6 +29,31 @@ class Counterpart:
         return self.link.to_rule
 
 
+DETAILS = "Détails pour les arbitres"
+
+
+def method(link: Link) -> str:
+    """How the concordance found `link`, for the referees: « table de renumérotation établie
+    (corpus/renumbering.toml), confiance 100 % »."""
+    how = METHOD.get(link.method, link.method)
+    if link.via:
+        how += f", via {', '.join(link.via)}"
+    return f"{how}, confiance {link.confidence:.0%}".replace("%", "\u202f%")
+
+
+def notes(judge: Judge, link: Link) -> list[str]:
+    """What a player needs to know of `link`, in plain French: only approximate, or its
+    target absent from the corpus of its edition."""
+    out = []
+    if link.approximate:
+        out.append("correspondance approchée")
+    if not link.present:
+        title = judge.title(link.to_rule, link.to_edition)
+        about = f" (« {title} »)" if title else ""
+        out.append(f"{link.to_rule}{about} absente du corpus de {link.to_edition}")
+    return out
+
+
 def status(judge: Judge, link: Link) -> str:
     """How the concordance found `link`, in French, with its status when it is only
     approximate or when its target is not in the corpus of its edition."""

@@ -7,9 +7,9 @@ from __future__ import annotations
 import streamlit as st
 
 from judge import Comparison, ComparisonError, Judge, JudgeError, Rule, canonical
-from judge.fr import METHOD
 from ui import links, resources
-from ui.render import diff_sides, md, say
+from ui.render import diff_sides, md, say, shorten
+from ui.views.common import DETAILS, method
 
 MAX_RULES = 80
 
@@ -32,20 +32,44 @@ def _selector(judge: Judge, number: str, old: str, new: str) -> tuple[str, str, 
     ).strip()
     chosen_old = str(
         b.selectbox(
-            "De", ids, index=ids.index(old), format_func=lambda e: label[e], key=f"cmp-de-{old}"
+            "De",
+            ids,
+            index=ids.index(old),
+            format_func=lambda e: label[e],
+            key=f"cmp-de-{old}",
+            placeholder="Choisir…",
         )
     )
     chosen_new = str(
         c.selectbox(
-            "Vers", ids, index=ids.index(new), format_func=lambda e: label[e], key=f"cmp-vers-{new}"
+            "Vers",
+            ids,
+            index=ids.index(new),
+            format_func=lambda e: label[e],
+            key=f"cmp-vers-{new}",
+            placeholder="Choisir…",
         )
     )
     if d.button("Inverser", help="Échanger les deux éditions", width="stretch"):
+        # The number follows the concordance: 420.5e (fr-pre2009) is 704.5j in fr-2024.
+        num = canonical(typed)
+        link = judge.counterpart(chosen_old, num, chosen_new) if num else None
+        if (
+            link is not None
+            and not link.approximate
+            and num in judge.edition(chosen_old).rules
+            and link.to_rule in judge.edition(chosen_new).rules
+        ):
+            typed = link.to_rule
         chosen_old, chosen_new = chosen_new, chosen_old
     if (typed, chosen_old, chosen_new) != (number, old, new):
         st.query_params.from_dict(links.compare_params(typed, chosen_old, chosen_new))
         st.rerun()
     return typed, chosen_old, chosen_new
+
+
+def _no_text(rule: Rule) -> bool:
+    return rule.title_only or not rule.text.strip()
 
 
 def _side(rule: Rule, body: str) -> None:
@@ -56,7 +80,7 @@ def _side(rule: Rule, body: str) -> None:
         label=f"{rule.edition} · {rule.number}{title}",
         icon=":material/gavel:",
     )
-    if rule.title_only or not rule.text.strip():
+    if _no_text(rule):
         st.caption("Titre seul : texte absent du corpus.")
     else:
         st.markdown(body)
@@ -68,10 +92,13 @@ def _comparison(cmp: Comparison) -> None:
         badges = []
         if link.moved:
             badges.append(f":orange-badge[Déplacée] **{md(link.from_rule)} → {md(link.to_rule)}**")
-        badges.append(":red-badge[Modifiée]" if cmp.changed else ":green-badge[Inchangée]")
-        via = f", via {', '.join(link.via)}" if link.via else ""
-        how = METHOD.get(link.method, link.method)
-        badges.append(md(f"({how}, confiance {link.confidence:.0%}{via})"))
+        missing = [r.edition for r in (cmp.old, cmp.new) if _no_text(r)]
+        if len(missing) == 2:
+            badges.append(":gray-badge[Texte absent du corpus]")
+        elif missing:
+            badges.append(f":gray-badge[Texte absent du corpus de {md(missing[0])}]")
+        else:
+            badges.append(":red-badge[Modifiée]" if cmp.changed else ":green-badge[Inchangée]")
         st.markdown(" ".join(badges))
         if cmp.summary:
             st.info(md(cmp.summary), icon=":material/history_edu:")
@@ -81,35 +108,59 @@ def _comparison(cmp: Comparison) -> None:
             _side(cmp.old, old_md)
         with right:
             _side(cmp.new, new_md)
+        with st.expander(DETAILS):
+            st.caption(md(f"Correspondance : {method(link)}"))
 
 
-def _unmatched(judge: Judge, top: str, old: str, new: str) -> None:
-    """Rules of the new edition's counterpart section that nothing of the old one reaches."""
+def _unmatched(judge: Judge, top: str, old: str, new: str) -> tuple[list[Rule], list[Rule]]:
+    """Rules of the new edition's counterpart section that nothing of the old one reaches:
+    those new in `new`, and those the old edition's corpus does not hold at all (2011's
+    corpus has section 118 only: 704's rules are not new, only absent from it)."""
     link = judge.counterpart(old, top, new)
     if link is None or link.approximate:
-        return
+        return [], []
     target = judge.edition(new).rules.get(link.to_rule)
     if target is None:
-        return
+        return [], []
     reached = {
         lk.to_rule
         for r in _descendants(judge, judge.edition(old).rules[top])
         for lk in [judge.counterpart(old, r.number, new, approximate=False)]
         if lk is not None
     }
-    fresh = [
-        r
-        for r in _descendants(judge, target)
-        if r.number not in reached and not r.title_only and r.text.strip()
+    unreached = [
+        r for r in _descendants(judge, target) if r.number not in reached and not _no_text(r)
     ]
-    if not fresh:
-        return
-    st.subheader(md(f"Sans équivalent dans {old}"), anchor=False)
-    st.caption("Règles de l'édition d'arrivée qu'aucune règle de l'édition de départ ne rejoint.")
-    for r in fresh[:MAX_RULES]:
+    fresh = [r for r in unreached if judge.covers(r, old)]
+    absent = [r for r in unreached if not judge.covers(r, old)]
+    return fresh, absent
+
+
+def _rule_list(rules: list[Rule], edition: str, icon: str) -> None:
+    for r in rules[:MAX_RULES]:
         with st.container(horizontal=True, wrap=False, vertical_alignment="center"):
-            links.rule_link(r.number, new, icon=":material/fiber_new:")
-            st.markdown(md(r.text.split("\n")[0][:200]), width="stretch")
+            links.rule_link(r.number, edition, icon=icon)
+            st.markdown(md(shorten(r.text, 200)), width="stretch")
+    if len(rules) > MAX_RULES:
+        st.caption(f"Les {MAX_RULES} premières règles sur {len(rules)}.")
+
+
+def _show_unmatched(fresh: list[Rule], absent: list[Rule], old: str, new: str) -> None:
+    if fresh:
+        st.subheader(md(f"Sans équivalent dans {old} ({len(fresh)})"), anchor=False)
+        st.caption(
+            "Règles de l'édition d'arrivée qu'aucune règle de l'édition de départ ne rejoint."
+        )
+        _rule_list(fresh, new, ":material/fiber_new:")
+    if absent:
+        st.subheader(md(f"Absentes du corpus de {old} ({len(absent)})"), anchor=False)
+        st.caption(
+            md(
+                f"Le corpus de {old} ne contient pas la section de ces règles : elles ne "
+                "sont pas nouvelles, leur texte d'alors est seulement absent."
+            )
+        )
+        _rule_list(absent, new, ":material/cloud_off:")
 
 
 def main() -> None:
@@ -119,8 +170,16 @@ def main() -> None:
     number = st.query_params.get(links.RULE, "").strip()
     old = st.query_params.get(links.FROM, "")
     new = st.query_params.get(links.TO, "")
+    unknown = [
+        (e, fallback) for e, fallback in ((old, ids[-1]), (new, ids[0])) if e and e not in ids
+    ]
     old = old if old in ids else ids[-1]
     new = new if new in ids else ids[0]
+    for wanted, shown_instead in unknown:
+        st.warning(
+            md(f"Édition « {wanted} » inconnue : {shown_instead} est affichée à la place."),
+            icon=":material/warning:",
+        )
     number, old, new = _selector(judge, number, old, new)
     if not number:
         st.info(
@@ -164,11 +223,19 @@ def main() -> None:
             st.error(say(exc.message))
             return
     compared = [c for c in results if isinstance(c, Comparison)]
-    cols = st.columns(4)
-    cols[0].metric("Règles comparées", len(compared))
-    cols[1].metric("Modifiées", sum(1 for c in compared if c.changed))
-    cols[2].metric("Déplacées", sum(1 for c in compared if c.link.moved))
-    cols[3].metric("Sans équivalent", len(results) - len(compared))
+    fresh, absent = _unmatched(judge, rule.number, old, new)
+    counts = {
+        "Règles comparées": len(compared),
+        "Modifiées": sum(
+            1 for c in compared if c.changed and not (_no_text(c.old) or _no_text(c.new))
+        ),
+        "Déplacées": sum(1 for c in compared if c.link.moved),
+        "Sans équivalent": len(results) - len(compared) + len(fresh),
+    }
+    if absent:
+        counts[f"Absentes du corpus de {old}"] = len(absent)
+    for col, (label, value) in zip(st.columns(len(counts)), counts.items(), strict=True):
+        col.metric(md(label), value)
     if len(rules) > MAX_RULES:
         st.caption(f"Les {MAX_RULES} premières règles sur {len(rules)}.")
     for item in results:
@@ -179,7 +246,7 @@ def main() -> None:
             with st.container(border=True):
                 links.rule_link(r.number, old, icon=":material/link_off:")
                 st.caption(say(message))
-    _unmatched(judge, rule.number, old, new)
+    _show_unmatched(fresh, absent, old, new)
 
 
 main()

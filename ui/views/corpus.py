@@ -192,6 +192,7 @@ def _import_form() -> None:
             "Disposition",
             ["auto", *LAYOUTS],
             format_func=lambda x: LAYOUT.get(str(x), str(x)),
+            placeholder="Choisir…",
         )
         replace = st.checkbox(REPLACE_LABEL)
         submitted = st.form_submit_button("Importer", icon=":material/upload_file:")
@@ -210,7 +211,7 @@ def _remove(judge: Judge) -> None:
         return
     st.subheader("Retirer une édition importée")
     with st.form("corpus-remove"):
-        eid = st.selectbox("Édition", imported)
+        eid = st.selectbox("Édition", imported, placeholder="Choisir…")
         sure = st.checkbox("Je confirme : retirer cette édition du corpus")
         go = st.form_submit_button("Retirer", icon=":material/delete:")
     if go:

@@ -14,6 +14,11 @@ from ui import links, resources
 from ui.render import highlight, md, say
 
 LIMIT = 30
+# The library reads the first 300 characters of a question (judge.search's MAX_QUERY_CHARS).
+MAX_QUERY = 300
+QUERY_KEY = "recherche-q"
+TRUNCATED_KEY = "recherche-tronquee"
+TRUNCATED = f"Question tronquée à {MAX_QUERY} caractères."
 EXAMPLES = ("704.5g", "contact mortel", "deathtouch", "légende", "poison", "bibliotheque vide")
 
 
@@ -62,7 +67,8 @@ def _show_group(key: str, hits: list[Hit]) -> None:
 def _show(result: SearchResult) -> None:
     if result.corrected:
         st.markdown(f"Résultats pour « **{md(result.corrected)}** »")
-    for expansion in result.expansions:
+    # A term met several times in the question is expanded once per occurrence.
+    for expansion in dict.fromkeys(result.expansions):
         st.caption(md(f"Recherche aussi : {expansion}"))
     if result.message:
         st.info(say(result.message), icon=":material/info:")
@@ -81,6 +87,16 @@ def _examples() -> None:
             links.page_link(links.RECHERCHE, q, links.search_params(q))
 
 
+def _truncate() -> None:
+    """A question longer than the library reads is kept, cut to its limit, with a notice.
+    (Streamlit drops a paste longer than a text box's `max_chars` without a word: the box
+    has none, and the cut happens here.)"""
+    value = str(st.session_state.get(QUERY_KEY) or "")
+    if len(value) > MAX_QUERY:
+        st.session_state[QUERY_KEY] = value[:MAX_QUERY]
+        st.session_state[TRUNCATED_KEY] = True
+
+
 def main() -> None:
     st.title("Recherche")
     judge = resources.judge()
@@ -93,21 +109,25 @@ def main() -> None:
     seen = (asked, tuple(wanted))
     if st.session_state.get("recherche-vu") != seen:
         st.session_state["recherche-vu"] = seen
-        st.session_state["recherche-q"] = asked
+        st.session_state[QUERY_KEY] = asked
         st.session_state["recherche-editions"] = wanted
+        _truncate()
     left, right = st.columns([3, 2])
     query = left.text_input(
         "Rechercher",
         placeholder="704.5g, contact mortel, deathtouch, bibliotheque vide…",
-        key="recherche-q",
-        max_chars=300,
+        key=QUERY_KEY,
+        on_change=_truncate,
     )
+    if st.session_state.pop(TRUNCATED_KEY, False):
+        st.warning(TRUNCATED, icon=":material/content_cut:")
     editions = right.multiselect(
         "Éditions",
         ids,
         format_func=lambda e: f"{e} — {labels[e]}",
         placeholder="Toutes les éditions",
         key="recherche-editions",
+        select_all=False,  # Streamlit's « Select all » cannot be translated
     )
     query = query.strip()
     if query != asked.strip() or editions != wanted:

@@ -5,6 +5,8 @@ rule's text)."""
 
 from __future__ import annotations
 
+import re
+
 import streamlit as st
 
 from judge import Judge, JudgeError, Reference, Rule, RuleNotFound, RuleView
@@ -14,6 +16,8 @@ from ui.render import dot, md, say, shorten
 from ui.views import common
 
 MAX_GRAPH_CHILDREN = 8
+# An example paragraph that names itself (« Exemple : … ») already has its badge.
+_EXAMPLE_LABEL = re.compile(r"^\s*exemples?\s*:\s*", re.IGNORECASE)
 
 
 def _selector(judge: Judge, number: str, edition: str | None) -> None:
@@ -36,6 +40,7 @@ def _selector(judge: Judge, number: str, edition: str | None) -> None:
             "La plus récente qui contient la règle" if not e else f"{e} — {labels[e]}"
         ),
         key=f"regle-edition-{number}-{edition}",
+        placeholder="Choisir…",
     )
     typed = typed.strip()
     if typed != number or (chosen or None) != edition:
@@ -68,7 +73,8 @@ def _text(rule: Rule) -> None:
         badge = ":blue-badge[EN] " if p.language == "en" else ""
         if p.kind == "example":
             with st.container(border=True):
-                st.markdown(f":gray-badge[Exemple] {badge}{md(p.text)}")
+                text = _EXAMPLE_LABEL.sub("", p.text, count=1)
+                st.markdown(f":gray-badge[Exemple] {badge}{md(text)}")
         else:
             st.markdown(badge + md(p.text))
 
@@ -188,7 +194,9 @@ def _other_editions(judge: Judge, view: RuleView) -> None:
         # A number the concordance deduced but the corpus lacks.
         state = " (absente du corpus)" if cp.rule is None else ""
         with st.expander(md(f"{ed.id} — {ed.label}{moved}{state}"), expanded=diff):
-            st.caption(md(f"Correspondance : {cp.status}"))
+            plain = common.notes(judge, cp.link)
+            if plain:
+                st.caption(md(f"Correspondance : {' — '.join(plain)}"))
             other = cp.rule
             if other is None:
                 continue
@@ -213,6 +221,10 @@ def _other_editions(judge: Judge, view: RuleView) -> None:
                     links.compare_params(older.number, older.edition, newer.edition),
                     icon=":material/compare_arrows:",
                 )
+    with st.expander(common.DETAILS):
+        for cp in found:
+            more = "".join(f" — {n}" for n in common.notes(judge, cp.link))
+            st.caption(md(f"{cp.edition} ({cp.number}) : {common.method(cp.link)}{more}"))
 
 
 def show(judge: Judge, view: RuleView) -> None:
@@ -274,7 +286,12 @@ def main() -> None:
     judge = resources.judge()
     number = st.query_params.get(links.RULE, "").strip()
     edition = st.query_params.get(links.EDITION, "").strip() or None
+    unknown = None
+    if edition is not None and not judge.has_edition(edition):
+        unknown, edition = edition, None
     _selector(judge, number, edition)
+    if unknown is not None and not number:
+        st.warning(md(f"Édition « {unknown} » inconnue."), icon=":material/warning:")
     if not number:
         _contents(judge)
         return
@@ -289,6 +306,14 @@ def main() -> None:
         st.error(say(exc.message))
         return
     rule = view.rule
+    if unknown is not None:
+        st.warning(
+            md(
+                f"Édition « {unknown} » inconnue : la règle {rule.number} est affichée dans "
+                f"l'édition {rule.edition}, la plus récente qui en a le texte."
+            ),
+            icon=":material/warning:",
+        )
     # Always write the canonical, complete address back: the URL bar then holds the link a
     # judge copies (and a page link to this same page does not update the URL by itself).
     st.query_params.from_dict(links.rule_params(rule.number, rule.edition))

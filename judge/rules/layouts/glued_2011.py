@@ -14,6 +14,10 @@ _CHAPTER = re.compile(r"^(\d)\.\s+(\S.*)$")
 _SECTION = re.compile(r"^-\s*(\d{3})\.\s+(\S.*)$")
 _BODY_HEAD = re.compile(r"^(\d{3})\.\s+(\S.*)$")
 _DATES = re.compile(r"R[èe]gles\s+FR\s*\[(\d{2})/(\d{2})/(\d{4})\]")
+# An example glued to the end of the sentence before it (`… »Exemple : Un joueur…`, 118.9):
+# given the space the rule splitter expects before `Exemple :`. No newline is added, so
+# every line number stays.
+_GLUED_EXAMPLE = re.compile(r"(?<=[.!?»\"”)\]])(?=(?:Exemple|Example)\s*:)")
 
 
 def parse(text: str, file: str) -> ParsedDocument:
@@ -48,7 +52,8 @@ def parse(text: str, file: str) -> ParsedDocument:
             )
     if body_start is None:
         raise DocumentError(f"{file} : aucune règle trouvée après le sommaire", file=file)
-    split_rules("\n".join(lines[body_start:]), file, body_start + 1, doc)
+    body = _GLUED_EXAMPLE.sub(" ", "\n".join(lines[body_start:]))
+    split_rules(body, file, body_start + 1, doc)
     chapters = {v.casefold() for k, v in doc.contents.items() if len(k) == 1}
     for rule in doc.rules:
         # "Concepts du Jeu : Points de Vie": the chapter name prefixes the title.
