@@ -4,6 +4,7 @@ test-output/browser/ (kept after the run; the folder is ignored by git)."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ if _missing:
     pytest.skip(_missing, allow_module_level=True)
 
 from playwright.sync_api import Page, expect  # noqa: E402
+from playwright.sync_api import TimeoutError as PlaywrightTimeout  # noqa: E402
 
 SHOTS = ROOT / "test-output" / "browser"
 
@@ -223,6 +225,10 @@ def test_no_request_leaves_the_machine(server: str, browser: Any, path: str) -> 
         wait_idle(pg)
         pg.wait_for_load_state("networkidle")
         pg.wait_for_timeout(500)
+        # The script that sets it runs once the page's elements are drawn: on a busy
+        # machine that can come after the network is idle.
+        with contextlib.suppress(PlaywrightTimeout):
+            pg.wait_for_function("() => document.documentElement.lang === 'fr'", timeout=15_000)
         lang = pg.evaluate("() => document.documentElement.lang")
     finally:
         context.close()
