@@ -337,4 +337,53 @@ SUPERTYPE_LABELS: Final = MappingProxyType(
 BOARD_TABLE_LABELS: Final = MappingProxyType(
     {"players": "Joueurs", "permanents": "Permanents", "other_zones": "Autres zones"}
 )
+
+# The date is always visible (`judge rule`, the Règle page): an edition's language after « en ».
+LANGUAGE_NAMES: Final = MappingProxyType({"fr": "français", "en": "anglais"})
+OTHER_LANGUAGE: Final = MappingProxyType({"fr": "en", "en": "fr"})
+EDITION_DATED: Final = "Édition {edition} — en vigueur : {when}"
+NEWEST_KNOWN: Final = "texte le plus récent connu en {language}"
+NEWER_EXISTS: Final = "une édition plus récente existe : {edition} ({when})"
+NEWER_AS: Final = ", règle {rule}"
+NEWER_GONE: Final = ", où cette règle n'apparaît plus"
+OTHER_NEWER: Final = "En {language}, une édition plus récente existe : {edition} ({when})"
+UNKNOWN_DATE: Final = "date inconnue"
+
+
+def when(date: str, era: str) -> str:
+    """An edition's effective date as a reader says it: « 04/02/2011 » for a full date, else
+    its era (« printemps 2024 (avant « Kindred ») »), else its year."""
+    parts = date.split("-")
+    if len(parts) == 3 and all(p.isdigit() for p in parts):
+        return f"{parts[2]}/{parts[1]}/{parts[0]}"
+    return era or date or UNKNOWN_DATE
+
+
+# The Nouveautés page (ui/views/nouveautes.py): what a release changed.
+CHANGE_KINDS: Final = MappingProxyType(
+    {
+        "added": "ajoutées",
+        "removed": "retirées",
+        "changed": "modifiées",
+        "moved": "déplacées",
+    }
+)
+# The Recherche page when a search finds nothing useful (no hit, or glossary entries only) and
+# on the first visit: what the corpus holds, and how to add the complete official rules.
+CORPUS_COVERAGE_TITLE: Final = "Ce que contient le corpus"
+CORPUS_COVERAGE_EMPTY: Final = (
+    "Aucune règle du corpus ne répond à cette recherche : la section qui en traite n'est "
+    "peut-être pas dans les textes disponibles."
+)
+CORPUS_COVERAGE_INTRO: Final = (
+    "Les textes disponibles ne contiennent que quelques sections des règles complètes :"
+)
+CORPUS_COVERAGE_HOWTO: Final = (
+    "Pour chercher dans toutes les règles, téléchargez le fichier texte des « Comprehensive "
+    "Rules » sur la page des règles de Wizards of the Coast, puis importez-le sur la page "
+    "Corpus ou avec la commande « judge ingest FICHIER »."
+)
+RULES_PAGE_URL: Final = "https://magic.wizards.com/en/rules"
+RULES_PAGE_LABEL: Final = "Page des règles de Wizards of the Coast"
+CORPUS_PAGE_LABEL: Final = "Importer sur la page Corpus"
 # --- end app ---

@@ -464,6 +464,24 @@ class Judge:
 
         return _covers(self.concordance, rule, self.edition(edition_id))
 
+    def newest(self, rule: Rule, language: str | None = None) -> tuple[Edition, Rule | None] | None:
+        """The newest edition of `language` (default: the rule's own) whose corpus holds the
+        rule's section, with the rule's text there (`rule` itself in its own edition; None
+        when that edition no longer has it); None when no edition of `language` holds it."""
+        from judge.rules.history import _covers, _has_text
+
+        conc = self.concordance
+        lang = language or self._index.edition(rule.edition).language
+        for ed in self._index.editions:  # newest first
+            if ed.language != lang or not _covers(conc, rule, ed):
+                continue
+            if ed.id == rule.edition:
+                return ed, rule
+            link = conc.counterpart(rule.edition, rule.number, ed.id, approximate=False)
+            found = ed.rules.get(link.to_rule) if link is not None else None
+            return ed, found if _has_text(found) else None
+        return None
+
     def compare(self, number: str, from_edition: str, to_edition: str) -> Comparison:
         from judge.rules.concordance import compare
 

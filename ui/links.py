@@ -31,7 +31,8 @@ REGLE = PageSpec("views/regle.py", "regle", "Règle", ":material/gavel:")
 COMPARER = PageSpec("views/comparer.py", "comparer", "Comparer", ":material/compare_arrows:")
 BAC_A_SABLE = PageSpec("views/bac_a_sable.py", "bac-a-sable", "Bac à sable", ":material/casino:")
 CORPUS = PageSpec("views/corpus.py", "corpus", "Corpus", ":material/library_books:")
-PAGES = (RECHERCHE, REGLE, COMPARER, BAC_A_SABLE, CORPUS)
+NOUVEAUTES = PageSpec("views/nouveautes.py", "nouveautes", "Nouveautés", ":material/new_releases:")
+PAGES = (RECHERCHE, REGLE, COMPARER, NOUVEAUTES, BAC_A_SABLE, CORPUS)
 
 # Query-string keys.
 RULE = "regle"

@@ -152,21 +152,36 @@ def dot(text: object) -> str:
     return f'"{s}"'
 
 
-def _mark(text: str, directive: str) -> str:
-    """`text` escaped and wrapped in a Streamlit directive, blanks kept outside."""
+def _mark(text: str, directive: str, style: str = "") -> str:
+    """`text` escaped, wrapped in `style` (`~~`, `**`, `*`) and in a Streamlit directive,
+    blanks kept outside."""
     if not text.strip():
         return md(text)
     lead = text[: len(text) - len(text.lstrip())]
     trail = text[len(text.rstrip()) :]
-    return f"{md(lead)}:{directive}[{md(text.strip())}]{md(trail)}"
+    return f"{md(lead)}:{directive}[{style}{md(text.strip())}{style}]{md(trail)}"
+
+
+# How each mark of a diff shows: a background colour (its text keeps the theme's text colour;
+# .streamlit/config.toml sets every background per theme, light and dark, for a contrast of
+# at least 4.5:1, tests/ui/test_contrast.py) and a style that says the same without colour:
+# deletions struck through, insertions in bold, renumbered references in italics.
+DIFF_MARKS = {
+    "delete": ("red-background", "~~"),
+    "insert": ("green-background", "**"),
+    "renumbered": ("blue-background", "*"),
+}
+DIFF_LEGEND = (
+    ":red-background[~~supprimé~~] · :green-background[**ajouté**] · :blue-background[*renuméroté*]"
+)
 
 
 def diff_sides(ops: Iterable[DiffPart]) -> tuple[str, str]:
     """Old and new text of a word diff (`Judge.diff`, `Comparison.diff`) as escaped
-    Markdown, each side with its own words and spacing: deletions in red on the old side,
-    insertions in green on the new side, and a cross-reference renumbered with the rules
-    (`408` on one side, `117` on the other) in blue on both. Changes of spacing or of the
-    style of apostrophes and quotation marks alone are not marked."""
+    Markdown, each side with its own words and spacing: deletions struck through in red on
+    the old side, insertions in bold green on the new side, and a cross-reference renumbered
+    with the rules (`408` on one side, `117` on the other) in blue italics on both. Changes of
+    spacing or of the style of apostrophes and quotation marks alone are not marked."""
     ops = list(ops)
     return _side(side_view(ops, "old")), _side(side_view(ops, "new"))
 
@@ -174,37 +189,14 @@ def diff_sides(ops: Iterable[DiffPart]) -> tuple[str, str]:
 def _side(pieces: Iterable[tuple[str, str]]) -> str:
     out: list[str] = []
     for mark, text in pieces:
-        if mark in _SIDE_COLOURS:
-            out.append(_mark(text, _SIDE_COLOURS[mark]))
+        if mark in DIFF_MARKS:
+            out.append(_mark(text, *DIFF_MARKS[mark]))
         else:
             out.append(md(text))
     return "".join(out)
-
-
-_SIDE_COLOURS = {
-    "delete": "red-background",
-    "insert": "green-background",
-    "renumbered": "blue-background",
-}
 
 
 def diff_inline(ops: Iterable[DiffPart]) -> str:
     """One text (the new one, each deletion where it was): deletions struck through in red,
-    insertions in green, renumbered cross-references (`408 → 117`) in blue."""
-    out: list[str] = []
-    for mark, text in inline_view(ops):
-        if mark == "delete":
-            out.append(_strike(text))
-        elif mark in _SIDE_COLOURS:
-            out.append(_mark(text, _SIDE_COLOURS[mark]))
-        else:
-            out.append(md(text))
-    return "".join(out)
-
-
-def _strike(text: str) -> str:
-    if not text.strip():
-        return md(text)
-    lead = text[: len(text) - len(text.lstrip())]
-    trail = text[len(text.rstrip()) :]
-    return f"{md(lead)}:red-background[~~{md(text.strip())}~~]{md(trail)}"
+    insertions in bold green, renumbered cross-references (`408 → 117`) in blue italics."""
+    return _side(inline_view(ops))

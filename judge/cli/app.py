@@ -19,6 +19,41 @@ SETTINGS = (
     ("client.toolbarMode", "viewer"),  # no "Deploy" button nor developer menu
     ("server.maxUploadSize", "20"),  # MiB, as judge.rules.store.MAX_BYTES
     ("client.showErrorDetails", "none"),  # no traceback (nor file path) shown to the judges
+    # Both themes' colours, each pair at a contrast of at least 4.5:1 (tests/ui/test_contrast.py)
+    ("theme.light.backgroundColor", "#ffffff"),
+    ("theme.light.secondaryBackgroundColor", "#f0f2f6"),
+    ("theme.light.textColor", "#31333f"),
+    ("theme.light.redBackgroundColor", "#ffdede"),
+    ("theme.light.greenBackgroundColor", "#d6f5dc"),
+    ("theme.light.blueBackgroundColor", "#dbe9ff"),
+    ("theme.light.orangeBackgroundColor", "#ffe8cc"),
+    ("theme.light.yellowBackgroundColor", "#fff3bf"),
+    ("theme.light.violetBackgroundColor", "#ece3fb"),
+    ("theme.light.grayBackgroundColor", "#e8e9ec"),
+    ("theme.light.redTextColor", "#a01818"),
+    ("theme.light.greenTextColor", "#17692a"),
+    ("theme.light.blueTextColor", "#1c4f9c"),
+    ("theme.light.orangeTextColor", "#8a4500"),
+    ("theme.light.yellowTextColor", "#6b5300"),
+    ("theme.light.violetTextColor", "#5b2a9e"),
+    ("theme.light.grayTextColor", "#4b4d57"),
+    ("theme.dark.backgroundColor", "#0e1117"),
+    ("theme.dark.secondaryBackgroundColor", "#262730"),
+    ("theme.dark.textColor", "#fafafa"),
+    ("theme.dark.redBackgroundColor", "#5c1a1a"),
+    ("theme.dark.greenBackgroundColor", "#183f22"),
+    ("theme.dark.blueBackgroundColor", "#1a3357"),
+    ("theme.dark.orangeBackgroundColor", "#4d2e0a"),
+    ("theme.dark.yellowBackgroundColor", "#463c0a"),
+    ("theme.dark.violetBackgroundColor", "#3a2458"),
+    ("theme.dark.grayBackgroundColor", "#33353d"),
+    ("theme.dark.redTextColor", "#ffb3b3"),
+    ("theme.dark.greenTextColor", "#a6e9b5"),
+    ("theme.dark.blueTextColor", "#b3d1ff"),
+    ("theme.dark.orangeTextColor", "#ffcf99"),
+    ("theme.dark.yellowTextColor", "#ffe98a"),
+    ("theme.dark.violetTextColor", "#dcc8ff"),
+    ("theme.dark.grayTextColor", "#d5d6db"),
 )
 
 

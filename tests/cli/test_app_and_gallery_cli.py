@@ -23,7 +23,10 @@ def test_app_runs_the_installed_script_with_the_settings(
     (argv,) = launched
     assert argv[:5] == [sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "app.py")]
     options = dict(zip(argv[5::2], argv[6::2], strict=True))
-    assert options == {
+    themes = {k: v for k, v in options.items() if k.startswith("--theme.")}
+    assert themes["--theme.dark.backgroundColor"] == "#0e1117"
+    assert len(themes) == 34
+    assert {k: v for k, v in options.items() if k not in themes} == {
         "--server.headless": "true",
         "--browser.gatherUsageStats": "false",
         "--client.toolbarMode": "viewer",
@@ -38,7 +41,18 @@ def test_app_settings_are_those_of_the_checkout() -> None:
     import tomllib
 
     config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text(encoding="utf-8"))
-    flat = {f"{s}.{k}": str(v).lower() for s, kv in config.items() for k, v in kv.items()}
+    flat: dict[str, str] = {}
+
+    def walk(prefix: str, table: dict[str, object]) -> None:
+        for key, value in table.items():
+            if isinstance(value, dict):
+                walk(f"{prefix}{key}.", value)
+            else:
+                flat[f"{prefix}{key}"] = (
+                    str(value).lower() if isinstance(value, bool) else str(value)
+                )
+
+    walk("", config)
     assert flat.items() <= dict(app.SETTINGS).items()
 
 

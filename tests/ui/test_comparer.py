@@ -66,7 +66,9 @@ def test_rule_page_shows_other_editions_with_diff_toggle(app: AppTest) -> None:
 
 def _unmarked(markdown: str) -> str:
     """What a side of the diff reads once its highlights are taken off."""
-    bare = re.sub(r":(?:red|green|blue)-background\[(?:~~)?|(?:~~)?(?<!\\)\]", "", markdown)
+    bare = re.sub(
+        r":(?:red|green|blue)-background\[(?:~~|\*\*|\*)?|(?:~~|\*\*|\*)?(?<!\\)\]", "", markdown
+    )
     return plain(bare)
 
 

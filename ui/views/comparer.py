@@ -8,7 +8,7 @@ import streamlit as st
 
 from judge import Comparison, ComparisonError, Judge, JudgeError, Rule, canonical
 from ui import links, resources
-from ui.render import diff_sides, md, say, shorten
+from ui.render import DIFF_LEGEND, diff_sides, md, say, shorten
 from ui.views.common import DETAILS, method
 
 MAX_RULES = 80
@@ -238,6 +238,8 @@ def main() -> None:
         col.metric(md(label), value)
     if len(rules) > MAX_RULES:
         st.caption(f"Les {MAX_RULES} premières règles sur {len(rules)}.")
+    # Markdown, not a caption: the caption's faded grey would not pass on the highlights.
+    st.markdown(f"Légende : {DIFF_LEGEND}")
     for item in results:
         if isinstance(item, Comparison):
             _comparison(item)

@@ -14,13 +14,14 @@ from typing import Any
 
 import streamlit as st
 
-from judge import LAYOUTS, MAX_BYTES, EditionView, Judge, JudgeError, Layout
+from judge import LAYOUTS, MAX_BYTES, EditionView, Judge, JudgeError, Layout, ingest_many
 from judge.fr import LAYOUT, NUMBERING, SHIPPED
 from ui import admin, links, resources
 from ui.render import md, redact, say
 
 MAX_MB = MAX_BYTES // (1024 * 1024)
 FLASH = "corpus-flash"
+FLASH_ERRORS = "corpus-flash-errors"
 REPLACE_LABEL = "Remplacer l'édition si elle existe déjà"
 # The library speaks to the command line; this page has a checkbox instead.
 _CLI_HINTS = (
@@ -153,6 +154,77 @@ def _ingest(upload: object, edition_id: str, layout: str, replace: bool) -> None
     st.rerun()
 
 
+def _checked(upload: object) -> tuple[str, bytes] | str:
+    """The upload's safe name and bytes, or why it cannot be imported (French)."""
+    data: bytes = upload.getvalue()  # type: ignore[attr-defined]
+    name = _safe_name(str(upload.name))  # type: ignore[attr-defined]
+    if len(data) > MAX_BYTES:
+        return f"« {name} » est trop gros ({len(data) // 1024} Kio) : limite {MAX_MB} Mio."
+    if not data.strip():
+        return f"« {name} » est vide : rien à importer."
+    return name, data
+
+
+def _ingest_several(uploads: list[object], layout: str, replace: bool) -> None:
+    """Several documents at once (`ingest_many`): one edition each, named by its date; one
+    that fails is reported and does not stop the others."""
+    problems: list[str] = []
+    progress = st.progress(0.0, text="Lecture et analyse des documents…")
+    with tempfile.TemporaryDirectory(prefix="judge-upload-") as tmp:
+        paths: list[Path] = []
+        for upload in uploads:
+            checked = _checked(upload)
+            if isinstance(checked, str):
+                problems.append(checked)
+                continue
+            name, data = checked
+            path = Path(tmp) / name
+            if path.exists():
+                problems.append(f"« {name} » est envoyé deux fois : importé une seule fois.")
+                continue
+            path.write_bytes(data)
+            paths.append(path)
+
+        def step(i: int, n: int, file: str) -> None:
+            progress.progress(0.4 * (i - 1) / n, text=f"Document {i} sur {n} : {redact(file)}")
+
+        try:
+            outcomes = ingest_many(
+                paths,
+                replace=replace,
+                progress=step,
+                layout=None if layout == "auto" else _layout(layout),
+            )
+        except Exception as exc:  # the store is atomic: whatever failed, nothing was written
+            progress.empty()
+            st.error(
+                md(f"Import impossible : erreur inattendue ({type(exc).__name__})."),
+                icon=":material/error:",
+            )
+            return
+        for o in outcomes:
+            if not o.ok:
+                reason = _for_page(_without_dir(o.error or "", tmp))
+                named = Path(o.file).name in reason
+                problems.append(reason if named else f"{Path(o.file).name} : {reason}")
+    done = [o for o in outcomes if o.ok]
+    if not done:
+        progress.empty()
+        for problem in problems:
+            st.error(say(problem), icon=":material/error:")
+        return
+    progress.progress(0.4, text="Éditions enregistrées ; construction du nouvel index…")
+    resources.rebuild(lambda f, m: progress.progress(0.4 + 0.6 * f, text=m))
+    listed = ", ".join(
+        f"{o.edition}{' (remplacée)' if o.replaced else ''} : {o.rules} règles" for o in done
+    )
+    st.session_state[FLASH] = (
+        f"{len(done)} édition(s) importée(s) sur {len(uploads)} document(s) : {listed}."
+    )
+    st.session_state[FLASH_ERRORS] = problems
+    st.rerun()
+
+
 def _layout(value: str) -> Layout:
     if value not in LAYOUTS:
         raise ValueError(value)
@@ -175,13 +247,17 @@ def _for_page(message: str) -> str:
 def _import_form() -> None:
     st.subheader("Importer un document")
     st.caption(
-        "Un texte des règles complètes (.txt ou .html, UTF-8, UTF-16 ou Windows-1252), "
-        f"{MAX_MB} Mio au plus. L'application continue de servir l'index actuel pendant "
+        "Un ou plusieurs textes des règles complètes (.txt ou .html, UTF-8, UTF-16 ou "
+        f"Windows-1252), {MAX_MB} Mio au plus chacun ; à plusieurs, chaque édition est nommée "
+        "d'après la date de son document. L'application continue de servir l'index actuel pendant "
         "la construction du nouveau."
     )
     with st.form("corpus-import"):
-        upload = st.file_uploader(
-            "Document de règles", type=["txt", "htm", "html"], max_upload_size=MAX_MB
+        uploads = st.file_uploader(
+            "Documents de règles (un ou plusieurs)",
+            type=["txt", "htm", "html"],
+            max_upload_size=MAX_MB,
+            accept_multiple_files=True,
         )
         left, mid = st.columns(2)
         edition_id = left.text_input(
@@ -199,36 +275,49 @@ def _import_form() -> None:
     if submitted:
         if not admin.unlocked():  # checked again when writing, not only when drawing
             st.error(WRONG_TOKEN)
-        elif upload is None:
+        elif not uploads:
             st.error("Choisissez d'abord un fichier à importer.")
+        elif len(uploads) == 1:
+            _ingest(uploads[0], edition_id, str(layout or "auto"), replace)
+        elif edition_id.strip():
+            st.error(
+                "L'identifiant ne vaut que pour un seul fichier : pour plusieurs documents, "
+                "chaque édition est nommée d'après la date de son document."
+            )
         else:
-            _ingest(upload, edition_id, str(layout or "auto"), replace)
+            _ingest_several(list(uploads), str(layout or "auto"), replace)
 
 
 def _remove(judge: Judge) -> None:
-    imported = [ed.id for ed in judge.editions() if not ed.shipped]
+    """A remove button per imported edition, each behind its own confirmation."""
+    imported = [ed for ed in judge.editions() if not ed.shipped]
     if not imported:
         return
     st.subheader("Retirer une édition importée")
-    with st.form("corpus-remove"):
-        eid = st.selectbox("Édition", imported, placeholder="Choisir…")
-        sure = st.checkbox("Je confirme : retirer cette édition du corpus")
-        go = st.form_submit_button("Retirer", icon=":material/delete:")
-    if go:
-        if not admin.unlocked():
-            st.error(WRONG_TOKEN)
-            return
-        if not sure:
-            st.warning("Cochez la confirmation pour retirer l'édition.")
-            return
-        try:
-            judge.remove(str(eid))
-        except JudgeError as exc:
-            st.error(say(_for_page(exc.message)))
-            return
-        resources.rebuild()
-        st.session_state[FLASH] = f"Édition {eid} retirée."
-        st.rerun()
+    for ed in imported:
+        with st.form(f"corpus-remove-{ed.id}"):
+            st.markdown(md(f"**{ed.id}** — {ed.label} ({ed.era or ed.date}, {ed.rules} règles)"))
+            sure = st.checkbox(f"Je confirme : retirer {ed.id} du corpus")
+            go = st.form_submit_button(f"Retirer {ed.id}", icon=":material/delete:")
+        if go:
+            _remove_one(judge, ed.id, sure)
+
+
+def _remove_one(judge: Judge, eid: str, sure: bool) -> None:
+    if not admin.unlocked():
+        st.error(WRONG_TOKEN)
+        return
+    if not sure:
+        st.warning("Cochez la confirmation pour retirer l'édition.")
+        return
+    try:
+        judge.remove(eid)
+    except JudgeError as exc:
+        st.error(say(_for_page(exc.message)))
+        return
+    resources.rebuild()
+    st.session_state[FLASH] = f"Édition {eid} retirée."
+    st.rerun()
 
 
 def _admin() -> bool:
@@ -259,6 +348,8 @@ def main() -> None:
     flash = st.session_state.pop(FLASH, None)
     if flash:
         st.success(say(flash), icon=":material/check_circle:")
+    for problem in st.session_state.pop(FLASH_ERRORS, None) or ():
+        st.error(say(problem), icon=":material/error:")
     judge = resources.judge()
     for warning in judge.warnings:  # damaged imported editions, left out of the index
         st.warning(say(warning), icon=":material/warning:")

@@ -8,7 +8,8 @@ from collections import OrderedDict
 
 import streamlit as st
 
-from judge import Hit, JudgeError, SearchResult
+from judge import Hit, Judge, JudgeError, SearchResult
+from judge import fr as texts
 from judge.fr import HIT_KIND
 from ui import links, resources
 from ui.render import highlight, md, say
@@ -80,6 +81,46 @@ def _show(result: SearchResult) -> None:
         _show_group(key, hits)
 
 
+def _sections(judge: Judge, edition: str) -> list[str]:
+    """The sections (`704`) of `edition` whose rules have their text in the corpus."""
+    return sorted(
+        {
+            top
+            for r in judge.edition(edition).rules.values()
+            for top in [r.number.split(".")[0]]
+            if len(top) == 3 and not r.title_only and r.text.strip()
+        }
+    )
+
+
+def _coverage(judge: Judge, found_nothing: bool) -> None:
+    """What the corpus holds and how to add the complete rules, instead of an empty page."""
+    with st.container(border=True):
+        st.markdown(f"**{md(texts.CORPUS_COVERAGE_TITLE)}**")
+        if found_nothing:
+            st.markdown(md(texts.CORPUS_COVERAGE_EMPTY))
+        st.markdown(md(texts.CORPUS_COVERAGE_INTRO))
+        lines = []
+        for ed in judge.editions():
+            sections = _sections(judge, ed.id)
+            what = ", ".join(sections) if sections else "aucune section"
+            noun = "sections" if len(sections) > 1 else "section"
+            lines.append(md(f"{ed.id} ({ed.label}) : {noun} {what}"))
+        st.markdown("\n".join(f"- {line}" for line in lines))
+        st.markdown(md(texts.CORPUS_COVERAGE_HOWTO))
+        with st.container(horizontal=True, gap="small"):
+            st.link_button(
+                md(texts.RULES_PAGE_LABEL), texts.RULES_PAGE_URL, icon=":material/download:"
+            )
+            links.page_link(links.CORPUS, texts.CORPUS_PAGE_LABEL, icon=":material/library_books:")
+
+
+def _useful(result: SearchResult) -> bool:
+    """Whether a rule answers: a hit list of glossary entries only says the term exists, not
+    what the rules do with it (their section may be absent from the corpus)."""
+    return any(hit.kind != "glossary" for hit in result.hits)
+
+
 def _examples() -> None:
     st.caption("Exemples :")
     with st.container(horizontal=True, gap="small"):
@@ -104,10 +145,11 @@ def main() -> None:
     ids = list(labels)
     asked = st.query_params.get(links.QUERY, "")
     wanted = [e for e in st.query_params.get(links.EDITIONS, "").split(",") if e in ids]
-    # The widgets keep their state between runs; a new query string (a link was followed)
-    # is written into them first.
+    # The widgets keep their state between runs; a new query string (a link was followed, or
+    # Back/Forward) is written into them first, and so is the URL's when Streamlit dropped the
+    # widgets' state (another page was shown in between): the URL is the state.
     seen = (asked, tuple(wanted))
-    if st.session_state.get("recherche-vu") != seen:
+    if st.session_state.get("recherche-vu") != seen or QUERY_KEY not in st.session_state:
         st.session_state["recherche-vu"] = seen
         st.session_state[QUERY_KEY] = asked
         st.session_state["recherche-editions"] = wanted
@@ -138,6 +180,7 @@ def main() -> None:
         st.session_state["recherche-vu"] = (query, tuple(editions))
     if not query:
         _examples()
+        _coverage(judge, found_nothing=False)
         return
     try:
         result = judge.search(query, editions=editions or None, limit=LIMIT).result
@@ -145,6 +188,8 @@ def main() -> None:
         st.error(say(exc.message))
         return
     _show(result)
+    if not _useful(result):
+        _coverage(judge, found_nothing=True)
 
 
 main()

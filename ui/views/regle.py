@@ -9,10 +9,23 @@ import re
 
 import streamlit as st
 
-from judge import Judge, JudgeError, Reference, Rule, RuleNotFound, RuleView
-from judge.fr import REFERENCE_STATUS, RULE_KIND
+from judge import Edition, History, Judge, JudgeError, Reference, Rule, RuleNotFound, RuleView
+from judge.fr import (
+    EDITION_DATED,
+    LANGUAGE_NAMES,
+    NEWER_AS,
+    NEWER_EXISTS,
+    NEWER_GONE,
+    NEWEST_KNOWN,
+    OTHER_LANGUAGE,
+    OTHER_NEWER,
+    REFERENCE_STATUS,
+    RULE_KIND,
+    VERSION_CHANGE,
+    when,
+)
 from ui import links, resources
-from ui.render import dot, md, say, shorten
+from ui.render import diff_inline, dot, md, say, shorten
 from ui.views import common
 
 MAX_GRAPH_CHILDREN = 8
@@ -227,18 +240,106 @@ def _other_editions(judge: Judge, view: RuleView) -> None:
             st.caption(md(f"{cp.edition} ({cp.number}) : {common.method(cp.link)}{more}"))
 
 
+def _when(ed: Edition) -> str:
+    return when(ed.date, ed.era)
+
+
+def _newer_note(template: str, newer: Edition, there: Rule | None, **words: str) -> str:
+    note = template.format(edition=newer.id, when=_when(newer), **words)
+    return note + (NEWER_GONE if there is None else NEWER_AS.format(rule=there.number))
+
+
+def dating(judge: Judge, view: RuleView) -> list[str]:
+    """The edition and its effective date, and whether a newer text of the rule is known in
+    its language, then in the other one (as `judge rule` says it)."""
+    rule, ed = view.rule, view.edition
+    language = LANGUAGE_NAMES.get(ed.language, ed.language)
+    head = EDITION_DATED.format(edition=ed.id, when=_when(ed))
+    newest = judge.newest(rule)
+    if newest is None or newest[0].id == ed.id:
+        lines = [f"{head} — {NEWEST_KNOWN.format(language=language)}"]
+    else:
+        lines = [f"{head} — {_newer_note(NEWER_EXISTS, *newest)}"]
+    other = OTHER_LANGUAGE.get(ed.language)
+    found = judge.newest(rule, other) if other is not None else None
+    order = [e.id for e in judge.editions()]  # newest first
+    if other is not None and found is not None and order.index(found[0].id) < order.index(ed.id):
+        lines.append(_newer_note(OTHER_NEWER, *found, language=LANGUAGE_NAMES.get(other, other)))
+    return lines
+
+
+def _version_line(number: str, ed: Edition, change: str, current: bool) -> None:
+    here = " (cette page)" if current else ""
+    with st.container(horizontal=True, wrap=True, gap="small", vertical_alignment="center"):
+        links.rule_link(number, ed.id, label=f"{number} ({ed.id})", icon=":material/history:")
+        st.markdown(md(f"{_when(ed)} — {VERSION_CHANGE[change]}{here}"), width="stretch")
+
+
+def _history(history: History) -> None:
+    """Every version of the rule in its language, oldest first: the change in French and
+    the word diff against the version before; a run of unchanged versions on one line."""
+    versions = history.versions
+    if len(versions) < 2:
+        return
+    st.subheader("Historique")
+    current = history.rule.edition
+    i = 0
+    while i < len(versions):
+        v = versions[i]
+        if v.change == "unchanged":
+            j = i
+            while j + 1 < len(versions) and versions[j + 1].change == "unchanged":
+                j += 1
+            run = versions[i : j + 1]
+            first, last = run[0].edition, run[-1].edition
+            span = (
+                f"inchangée en {first.id} ({_when(first)})"
+                if len(run) == 1
+                else f"inchangée du {first.id} ({_when(first)}) au {last.id} ({_when(last)})"
+            )
+            st.markdown(f":gray-badge[{md(span)}]")
+            with st.container(horizontal=True, wrap=True, gap="small"):
+                for u in run:
+                    here = " (cette page)" if u.edition.id == current else ""
+                    links.rule_link(
+                        u.number, u.edition.id, label=f"{u.number} ({u.edition.id}){here}"
+                    )
+            i = j + 1
+            continue
+        if v.rule is None:
+            st.markdown(
+                md(f"{v.edition.id} ({_when(v.edition)}) — {v.number} {VERSION_CHANGE[v.change]}")
+            )
+        else:
+            _version_line(v.number, v.edition, v.change, v.edition.id == current)
+            if v.diff and v.change in ("changed", "renumbered"):
+                st.markdown(diff_inline(v.diff))
+            elif v.change == "added" and i == 0:
+                st.caption(md(shorten(v.text, 200)))
+        i += 1
+
+
 def show(judge: Judge, view: RuleView) -> None:
     rule, ed = view.rule, view.edition
     kind = RULE_KIND.get(rule.kind, RULE_KIND["rule"])
     heading = f"{kind} {rule.number}" + (f" — {view.title}" if view.title else "")
     st.header(md(heading), anchor=False)
     st.caption(md(f"Édition {ed.id} — {ed.label}"))
+    for line in dating(judge, view):
+        st.caption(md(line))
     _breadcrumb(view)
 
     main, side = st.columns([3, 2], gap="large")
     with main:
         _text(rule)
         _children(view)
+        # The text is on the page first: the history follows renumberings through every
+        # edition of the language.
+        if not rule.title_only:
+            try:
+                _history(judge.history(rule.number, rule.edition))
+            except JudgeError as exc:
+                st.caption(say(exc.message))
         _references(rule)
         _cited_by(view)
         _other_editions(judge, view)

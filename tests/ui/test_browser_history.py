@@ -1,0 +1,115 @@
+"""The browser's history follows the app: Back, Forward and reload give the same screen.
+
+Every view keeps its state in the URL (`?q=…`, `?regle=…`): a search, then a click on a
+result, then Back and Forward, each screen checked by its content and its URL."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.ui.server import browser_missing, chromium, streamlit_server
+
+pytestmark = pytest.mark.browser
+
+_missing = browser_missing()
+if _missing:
+    pytest.skip(_missing, allow_module_level=True)
+
+from playwright.sync_api import Page, expect  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    home = tmp_path_factory.mktemp("browser-history-home")
+    with streamlit_server(home) as (url, _):
+        yield url
+
+
+@pytest.fixture
+def page() -> Iterator[Page]:
+    with chromium() as browser:
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, locale="fr-FR")
+        pg = context.new_page()
+        pg.set_default_timeout(20_000)
+        yield pg
+        context.close()
+
+
+def _main(page: Page) -> Any:
+    return page.get_by_test_id("stMain")
+
+
+def _search_screen(page: Page) -> None:
+    expect(page).to_have_url(re.compile(r"/\?q=contact\+mortel$"))
+    expect(page.get_by_label("Rechercher")).to_have_value("contact mortel")
+    expect(_main(page).get_by_role("link", name=re.compile(r"704\.5h"))).to_be_visible()
+    expect(_main(page).locator("h1").first).to_contain_text("Recherche")
+
+
+def _rule_screen(page: Page) -> None:
+    expect(page).to_have_url(re.compile(r"/regle\?regle=704\.5h&edition=fr-2024$"))
+    expect(_main(page).locator("h2").first).to_contain_text("704.5h")
+    expect(_main(page)).to_contain_text("contact mortel")
+
+
+def test_back_and_forward_between_a_search_and_a_rule(server: str, page: Page) -> None:
+    page.goto(server)
+    box = page.get_by_label("Rechercher")
+    box.fill("contact mortel")
+    box.press("Enter")
+    _search_screen(page)
+    _main(page).get_by_role("link", name=re.compile(r"704\.5h")).click()
+    _rule_screen(page)
+    page.go_back()
+    _search_screen(page)
+    page.go_forward()
+    _rule_screen(page)
+    # A reload and a shared link give the same screens.
+    page.reload()
+    _rule_screen(page)
+    page.goto(f"{server}/?q=contact+mortel")
+    _search_screen(page)
+
+
+def test_each_search_is_a_step_of_the_history(server: str, page: Page) -> None:
+    page.goto(server)
+    box = page.get_by_label("Rechercher")
+    box.fill("poison")
+    box.press("Enter")
+    expect(page).to_have_url(re.compile(r"\?q=poison$"))
+    box.fill("contact mortel")
+    box.press("Enter")
+    _search_screen(page)
+    page.go_back()
+    expect(page).to_have_url(re.compile(r"\?q=poison$"))
+    expect(page.get_by_label("Rechercher")).to_have_value("poison")
+    expect(_main(page)).to_contain_text("704.5c")
+    page.go_forward()
+    _search_screen(page)
+
+
+@pytest.mark.parametrize(("scheme", "page_rgb", "red_rgb"), [
+    ("light", "rgb(255, 255, 255)", "rgb(255, 222, 222)"),
+    ("dark", "rgb(14, 17, 23)", "rgb(92, 26, 26)"),
+])  # fmt: skip
+def test_each_theme_shows_its_own_diff_colours(
+    server: str, scheme: str, page_rgb: str, red_rgb: str
+) -> None:
+    # .streamlit/config.toml's [theme.light] and [theme.dark] (tests/ui/test_contrast.py):
+    # the browser's preference picks one, and a deletion shows on its opaque background.
+    with chromium() as browser:
+        context = browser.new_context(color_scheme=scheme, locale="fr-FR")
+        pg = context.new_page()
+        pg.set_default_timeout(20_000)
+        pg.goto(f"{server}/comparer?regle=420.5e&de=fr-pre2009&vers=fr-2024")
+        struck = _main(pg).locator("del, s").first
+        expect(struck).to_be_visible()
+        app = pg.get_by_test_id("stApp")
+        expect(app).to_have_css("background-color", page_rgb)
+        mark = struck.locator("xpath=..")
+        expect(mark).to_have_css("background-color", red_rgb)
+        context.close()
