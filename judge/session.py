@@ -460,26 +460,56 @@ class Judge:
     def covers(self, rule: Rule, edition_id: str) -> bool:
         """Whether `edition_id`'s corpus holds the section of `rule` at all (2011's corpus
         holds section 118 only: it says nothing of 704's rules)."""
-        from judge.rules.history import _covers
+        from judge.rules.history import covers
 
-        return _covers(self.concordance, rule, self.edition(edition_id))
+        return covers(self.concordance, rule, self.edition(edition_id))
+
+    def dating(self, view: RuleView, other_language: bool = True) -> tuple[str, ...]:
+        """In French: the rule's edition and effective date, and whether a newer text of it
+        is known in its language (and, with `other_language`, in the other one) — the lines
+        `judge rule` and the Règle page show under the rule's heading."""
+        from judge import fr
+
+        rule, ed = view.rule, view.edition
+
+        def newer_note(template: str, newer: Edition, there: Rule | None, **words: str) -> str:
+            note = template.format(edition=newer.id, when=fr.when(newer.date, newer.era), **words)
+            return note + (
+                fr.NEWER_GONE if there is None else fr.NEWER_AS.format(rule=there.number)
+            )
+
+        head = fr.EDITION_DATED.format(edition=ed.id, when=fr.when(ed.date, ed.era))
+        newest = self.newest(rule)
+        if newest is None or newest[0].id == ed.id:
+            language = fr.LANGUAGE_NAMES.get(ed.language, ed.language)
+            lines = [f"{head} — {fr.NEWEST_KNOWN.format(language=language)}"]
+        else:
+            lines = [f"{head} — {newer_note(fr.NEWER_EXISTS, *newest)}"]
+        other = fr.OTHER_LANGUAGE.get(ed.language)
+        if other_language and other is not None:
+            found = self.newest(rule, other)
+            order = [e.id for e in self._index.editions]  # newest first
+            if found is not None and order.index(found[0].id) < order.index(ed.id):
+                name = fr.LANGUAGE_NAMES.get(other, other)
+                lines.append(newer_note(fr.OTHER_NEWER, *found, language=name))
+        return tuple(lines)
 
     def newest(self, rule: Rule, language: str | None = None) -> tuple[Edition, Rule | None] | None:
         """The newest edition of `language` (default: the rule's own) whose corpus holds the
         rule's section, with the rule's text there (`rule` itself in its own edition; None
         when that edition no longer has it); None when no edition of `language` holds it."""
-        from judge.rules.history import _covers, _has_text
+        from judge.rules.history import covers, has_text
 
         conc = self.concordance
         lang = language or self._index.edition(rule.edition).language
         for ed in self._index.editions:  # newest first
-            if ed.language != lang or not _covers(conc, rule, ed):
+            if ed.language != lang or not covers(conc, rule, ed):
                 continue
             if ed.id == rule.edition:
                 return ed, rule
             link = conc.counterpart(rule.edition, rule.number, ed.id, approximate=False)
             found = ed.rules.get(link.to_rule) if link is not None else None
-            return ed, found if _has_text(found) else None
+            return ed, found if has_text(found) else None
         return None
 
     def compare(self, number: str, from_edition: str, to_edition: str) -> Comparison:

@@ -21,19 +21,10 @@ from judge import (
     remove,
 )
 from judge.fr import (
-    EDITION_DATED,
-    LANGUAGE_NAMES,
     METHOD,
-    NEWER_AS,
-    NEWER_EXISTS,
-    NEWER_GONE,
-    NEWEST_KNOWN,
     NUMBERING,
-    OTHER_LANGUAGE,
-    OTHER_NEWER,
     REFERENCE_STATUS,
     SHIPPED,
-    when,
 )
 
 
@@ -115,36 +106,6 @@ def cmd_editions(args: argparse.Namespace) -> int:
     return 0
 
 
-def dating(judge: Judge, view: RuleView, other_language: bool = False) -> list[str]:
-    """The rule's edition and effective date, and whether a newer text of it is known in its
-    language (and, with `other_language`, in the other one)."""
-    rule, ed = view.rule, view.edition
-    language = LANGUAGE_NAMES.get(ed.language, ed.language)
-    head = EDITION_DATED.format(edition=ed.id, when=when(ed.date, ed.era))
-    newest = judge.newest(rule)
-    if newest is None or newest[0].id == ed.id:
-        lines = [f"{head} — {NEWEST_KNOWN.format(language=language)}"]
-    else:
-        newer, there = newest
-        note = NEWER_EXISTS.format(edition=newer.id, when=when(newer.date, newer.era))
-        note += NEWER_GONE if there is None else NEWER_AS.format(rule=there.number)
-        lines = [f"{head} — {note}"]
-    other = OTHER_LANGUAGE.get(ed.language)
-    if other_language and other is not None:
-        found = judge.newest(rule, other)
-        order = [e.id for e in judge.editions()]  # newest first
-        if found is not None and order.index(found[0].id) < order.index(ed.id):
-            newer, there = found
-            note = OTHER_NEWER.format(
-                language=LANGUAGE_NAMES.get(other, other),
-                edition=newer.id,
-                when=when(newer.date, newer.era),
-            )
-            note += NEWER_GONE if there is None else NEWER_AS.format(rule=there.number)
-            lines.append(note)
-    return lines
-
-
 def format_rule(view: RuleView, dated: Sequence[str] = ()) -> str:
     rule, ed = view.rule, view.edition
     crumbs = " › ".join(f"{r.number}. {r.title}" if r.title else r.number for r in view.breadcrumb)
@@ -200,7 +161,7 @@ def cmd_rule(args: argparse.Namespace) -> int:
     if args.json:
         print_json(view.to_dict())
     else:
-        print(format_rule(view, dating(judge, view, other_language=args.edition is None)))
+        print(format_rule(view, judge.dating(view, other_language=args.edition is None)))
     return 0
 
 

@@ -71,11 +71,11 @@ class History:
         }
 
 
-def _has_text(rule: Rule | None) -> bool:
+def has_text(rule: Rule | None) -> bool:
     return rule is not None and not rule.title_only and bool(rule.text.strip())
 
 
-def _covers(conc: Concordance, rule: Rule, ed: Edition) -> bool:
+def covers(conc: Concordance, rule: Rule, ed: Edition) -> bool:
     """Whether `ed`'s corpus holds the section of `rule` at all: a shipped fragment (2011's
     118 alone) says nothing of the rules it does not contain."""
     section = rule.number.split(".")[0]
@@ -95,7 +95,7 @@ def _version(
     """This edition's version against the previous one; None when there is nothing to say
     (absent before and still absent)."""
     before = previous.rule if previous is not None else None
-    if not _has_text(rule):
+    if not has_text(rule):
         if before is None:
             return None
         return Version(ed, None, previous.number if previous else "", VersionChange.REMOVED)
@@ -119,7 +119,7 @@ def history(conc: Concordance, rule: Rule) -> History:
     versions: list[Version] = []
     previous: Version | None = None
     for ed in _oldest_first(e for e in index.editions if e.language == own.language):
-        if not _covers(conc, rule, ed):
+        if not covers(conc, rule, ed):
             continue
         if ed.id == own.id:
             found: Rule | None = rule
@@ -215,7 +215,7 @@ def neighbour(conc: Concordance, edition_id: str, *, older: bool) -> str:
 
 
 def _rules_with_text(ed: Edition) -> list[Rule]:
-    return [r for r in ed.rules.values() if r.kind in ("rule", "subrule") and _has_text(r)]
+    return [r for r in ed.rules.values() if r.kind in ("rule", "subrule") and has_text(r)]
 
 
 def changes(conc: Concordance, old_id: str, new_id: str) -> Changes:
@@ -227,11 +227,11 @@ def changes(conc: Concordance, old_id: str, new_id: str) -> Changes:
     changed: list[Changed] = []
     moved: list[Moved] = []
     for rule in _rules_with_text(old):
-        if not _covers(conc, rule, new):
+        if not covers(conc, rule, new):
             continue
         link = conc.counterpart(old.id, rule.number, new.id, approximate=False)
         target = new.rules.get(link.to_rule) if link is not None else None
-        if target is None or not _has_text(target):
+        if target is None or not has_text(target):
             removed.append(rule)
             continue
         reached.add(target.number)
@@ -242,10 +242,10 @@ def changes(conc: Concordance, old_id: str, new_id: str) -> Changes:
             changed.append(Changed(rule, target, diff))
 
     def is_new(rule: Rule) -> bool:
-        if rule.number in reached or not _covers(conc, rule, old):
+        if rule.number in reached or not covers(conc, rule, old):
             return False
         link = conc.counterpart(new.id, rule.number, old.id, approximate=False)
-        return link is None or not _has_text(old.rules.get(link.to_rule))
+        return link is None or not has_text(old.rules.get(link.to_rule))
 
     added = [r for r in _rules_with_text(new) if is_new(r)]
     return Changes(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import streamlit as st
 
@@ -101,3 +102,20 @@ def show_diff(judge: Judge, rule: Rule, other: Rule) -> None:
     old, new = (other, rule) if eds[other.edition] > eds[rule.edition] else (rule, other)
     st.caption(md(f"De {old.edition} ({old.number}) à {new.edition} ({new.number})"))
     st.markdown(diff_inline(judge.diff(old, new)))
+
+
+def edition_picker(column: Any, judge: Judge, label: str, current: str, key: str) -> str:
+    """A select box of every edition (« id — label »), `current` chosen; its key carries
+    `current` so that a new link starts it afresh."""
+    names = {ed.id: f"{ed.id} — {ed.label}" for ed in judge.editions()}
+    ids = list(names)
+    return str(
+        column.selectbox(
+            label,
+            ids,
+            index=ids.index(current),
+            format_func=lambda e: names[e],
+            key=f"{key}-{current}",
+            placeholder="Choisir…",
+        )
+    )

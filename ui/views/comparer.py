@@ -9,6 +9,7 @@ import streamlit as st
 from judge import Comparison, ComparisonError, Judge, JudgeError, Rule, canonical
 from ui import links, resources
 from ui.render import DIFF_LEGEND, diff_sides, md, say, shorten
+from ui.views import common
 from ui.views.common import DETAILS, method
 
 MAX_RULES = 80
@@ -24,32 +25,12 @@ def _descendants(judge: Judge, rule: Rule) -> list[Rule]:
 
 
 def _selector(judge: Judge, number: str, old: str, new: str) -> tuple[str, str, str]:
-    label = {ed.id: f"{ed.id} — {ed.label}" for ed in judge.editions()}
-    ids = list(label)
     a, b, c, d = st.columns([2, 3, 3, 1.2], vertical_alignment="bottom")
     typed = a.text_input(
         "Règle ou section", value=number, placeholder="ex. 420.5 ou 704.5j", key=f"cmp-n-{number}"
     ).strip()
-    chosen_old = str(
-        b.selectbox(
-            "De",
-            ids,
-            index=ids.index(old),
-            format_func=lambda e: label[e],
-            key=f"cmp-de-{old}",
-            placeholder="Choisir…",
-        )
-    )
-    chosen_new = str(
-        c.selectbox(
-            "Vers",
-            ids,
-            index=ids.index(new),
-            format_func=lambda e: label[e],
-            key=f"cmp-vers-{new}",
-            placeholder="Choisir…",
-        )
-    )
+    chosen_old = common.edition_picker(b, judge, "De", old, "cmp-de")
+    chosen_new = common.edition_picker(c, judge, "Vers", new, "cmp-vers")
     if d.button("Inverser", help="Échanger les deux éditions", width="stretch"):
         # The number follows the concordance: 420.5e (fr-pre2009) is 704.5j in fr-2024.
         num = canonical(typed)

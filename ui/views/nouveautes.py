@@ -13,6 +13,7 @@ from judge import Changes, Edition, Judge, JudgeError, NoEditionPair, Rule
 from judge.fr import CHANGE_KINDS, LANGUAGE_NAMES, when
 from ui import links, resources
 from ui.render import diff_inline, md, say, shorten
+from ui.views import common
 
 SECTION = "section"  # query-string key: the section number of the rules listed (« 704 »)
 MAX_LISTED = 200
@@ -34,29 +35,9 @@ def _when(ed: Edition) -> str:
 
 
 def _selector(judge: Judge, old: str, new: str, section: str) -> None:
-    label = {ed.id: f"{ed.id} — {ed.label}" for ed in judge.editions()}
-    ids = list(label)
     a, b, c = st.columns([3, 3, 1.5], vertical_alignment="bottom")
-    chosen_old = str(
-        a.selectbox(
-            "De",
-            ids,
-            index=ids.index(old),
-            format_func=lambda e: label[e],
-            key=f"nv-de-{old}",
-            placeholder="Choisir…",
-        )
-    )
-    chosen_new = str(
-        b.selectbox(
-            "Vers",
-            ids,
-            index=ids.index(new),
-            format_func=lambda e: label[e],
-            key=f"nv-vers-{new}",
-            placeholder="Choisir…",
-        )
-    )
+    chosen_old = common.edition_picker(a, judge, "De", old, "nv-de")
+    chosen_new = common.edition_picker(b, judge, "Vers", new, "nv-vers")
     typed = c.text_input(
         "Section", value=section, placeholder="ex. 704", key=f"nv-section-{section}"
     ).strip()

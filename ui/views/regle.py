@@ -11,14 +11,6 @@ import streamlit as st
 
 from judge import Edition, History, Judge, JudgeError, Reference, Rule, RuleNotFound, RuleView
 from judge.fr import (
-    EDITION_DATED,
-    LANGUAGE_NAMES,
-    NEWER_AS,
-    NEWER_EXISTS,
-    NEWER_GONE,
-    NEWEST_KNOWN,
-    OTHER_LANGUAGE,
-    OTHER_NEWER,
     REFERENCE_STATUS,
     RULE_KIND,
     VERSION_CHANGE,
@@ -244,30 +236,6 @@ def _when(ed: Edition) -> str:
     return when(ed.date, ed.era)
 
 
-def _newer_note(template: str, newer: Edition, there: Rule | None, **words: str) -> str:
-    note = template.format(edition=newer.id, when=_when(newer), **words)
-    return note + (NEWER_GONE if there is None else NEWER_AS.format(rule=there.number))
-
-
-def dating(judge: Judge, view: RuleView) -> list[str]:
-    """The edition and its effective date, and whether a newer text of the rule is known in
-    its language, then in the other one (as `judge rule` says it)."""
-    rule, ed = view.rule, view.edition
-    language = LANGUAGE_NAMES.get(ed.language, ed.language)
-    head = EDITION_DATED.format(edition=ed.id, when=_when(ed))
-    newest = judge.newest(rule)
-    if newest is None or newest[0].id == ed.id:
-        lines = [f"{head} — {NEWEST_KNOWN.format(language=language)}"]
-    else:
-        lines = [f"{head} — {_newer_note(NEWER_EXISTS, *newest)}"]
-    other = OTHER_LANGUAGE.get(ed.language)
-    found = judge.newest(rule, other) if other is not None else None
-    order = [e.id for e in judge.editions()]  # newest first
-    if other is not None and found is not None and order.index(found[0].id) < order.index(ed.id):
-        lines.append(_newer_note(OTHER_NEWER, *found, language=LANGUAGE_NAMES.get(other, other)))
-    return lines
-
-
 def _version_line(number: str, ed: Edition, change: str, current: bool) -> None:
     here = " (cette page)" if current else ""
     with st.container(horizontal=True, wrap=True, gap="small", vertical_alignment="center"):
@@ -325,7 +293,7 @@ def show(judge: Judge, view: RuleView) -> None:
     heading = f"{kind} {rule.number}" + (f" — {view.title}" if view.title else "")
     st.header(md(heading), anchor=False)
     st.caption(md(f"Édition {ed.id} — {ed.label}"))
-    for line in dating(judge, view):
+    for line in judge.dating(view):
         st.caption(md(line))
     _breadcrumb(view)
 
