@@ -444,7 +444,7 @@ class Judge:
             if self._concordance is None:
                 from judge.rules.concordance import Concordance
 
-                self._concordance = Concordance(self._index)
+                self._concordance = Concordance(self._index, folder=store.cache_dir(self._home))
             return self._concordance
 
     def counterparts(self, rule: Rule) -> tuple[Link, ...]:
@@ -605,6 +605,9 @@ class Judge:
             if self._searcher is not None:
                 self._searcher.close()
                 self._searcher = None
+            if self._concordance is not None:
+                self._concordance.close()
+                self._concordance = None
 
     def __enter__(self) -> Judge:
         return self
@@ -621,6 +624,13 @@ class Judge:
 def open_judge(home: Path | None = None) -> Judge:
     """The Judge of the store under `home` (default: $JUDGE_HOME, else the user's folder)."""
     return Judge(load_index(home=home), home)
+
+
+def prepare(home: Path | None = None) -> None:
+    """Build what the next command reads after a change of the store: each edition's parsed
+    cache and the concordance of the pairs the new editions take part in."""
+    with open_judge(home) as judge:
+        judge.concordance.warm()
 
 
 def gallery() -> dict[str, Path]:
@@ -665,6 +675,7 @@ def ingest(
     result = store.ingest(
         path, edition, layout, replace=replace, home=home, reserved=_shipped_ids()
     )
+    prepare(home)
     ed = result.edition
     return IngestView(
         ed.id, ed.rule_count, len(ed.glossary), result.folder, result.replaced, result.warnings
@@ -718,6 +729,8 @@ def ingest_many(
                 warnings=result.warnings,
             )
         )
+    if done:
+        prepare(home)
     return tuple(out)
 
 
@@ -728,4 +741,5 @@ def remove(edition_id: str, home: Path | None = None) -> RemoveView:
             f"L'édition {edition_id} est livrée avec le corpus : elle ne peut pas être retirée"
         )
     store.remove(edition_id, home)
+    prepare(home)
     return RemoveView(edition_id)

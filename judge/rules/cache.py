@@ -37,8 +37,8 @@ import re
 import stat
 import tempfile
 import time
-from collections.abc import Sequence
-from dataclasses import fields
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, TypeVar, get_args
 
@@ -60,7 +60,7 @@ from judge.rules.model import (
 from judge.rules.numbers import NumberKind
 
 FORMAT = "judge-rules-cache"
-VERSION = 3  # 1-2: pickles of (editions, warnings); 3: this JSON
+VERSION = 4  # 1-2: pickles of (editions, warnings); 3: one JSON file; 4: one per edition
 STALE_TMP_SECONDS = 300.0
 TMP_PREFIX = "rules-"
 
@@ -125,6 +125,139 @@ def cache_file(folder: Path, key: str) -> Path:
 
 
 # --- reading -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Header:
+    """The first line of an edition's cache file: what opening a store needs to know of an
+    edition without reading its rules."""
+
+    key: str
+    edition: str
+    rule_count: int
+    glossary: int
+    issues: int
+    warnings: tuple[str, ...]
+    sections: frozenset[str]  # those with a rule that has text
+
+
+def read_header(path: Path, key: str) -> Header | None:
+    """The header of `path` if it is this code's cache for `key`, else None."""
+    try:
+        with path.open("rb") as fh:
+            data = json.loads(fh.readline())
+        if type(data) is not dict or data.get("format") != FORMAT:
+            return None
+        if data.get("version") != VERSION or data.get("key") != key:
+            return None
+        return Header(
+            key,
+            _str(data.get("edition")),
+            _int(data.get("rules")),
+            _int(data.get("glossary")),
+            _int(data.get("issues")),
+            tuple(_str(w) for w in _list(data.get("warnings"))),
+            frozenset(_str(n) for n in _list(data.get("sections"))),
+        )
+    except (OSError, ValueError, TypeError, RecursionError):
+        return None
+
+
+class EditionFile:
+    """One edition's cache file, read in parts: the ordered rule numbers (second line), one
+    rule (a slice of the third line, found by its offset), or everything. Every read checks
+    the file's header again; anything unexpected reads as None."""
+
+    def __init__(self, path: Path, header: Header) -> None:
+        self.path = path
+        self.header = header
+        self._numbers: dict[str, int] | None = None  # number -> its place
+        self._spans: list[Any] = []  # offset and length of each rule, flat
+        self._raw_cited: dict[str, Any] = {}
+        self._start = 0
+
+    def cited(self) -> dict[str, list[str]] | None:
+        """For each cited number, the rules of the edition that cite it, in document order."""
+        if self.numbers() is None:
+            return None
+        try:
+            return {_str(k): _str(v).split("\n") for k, v in self._raw_cited.items()}
+        except CacheInvalid:
+            return None
+
+    def numbers(self) -> dict[str, int] | None:
+        """Each rule number, in document order, with its place in the rules line."""
+        if self._numbers is None:
+            try:
+                with self.path.open("rb") as fh:
+                    if not self._same_header(fh.readline()):
+                        return None
+                    data = json.loads(fh.readline())
+                    self._start = fh.tell()
+                numbers = _str(data.get("numbers")).split("\n")
+                spans = _list(data.get("spans"))
+                cited = data.get("cited")
+                if len(spans) != 2 * len(numbers) or type(cited) is not dict:
+                    return None
+                self._spans, self._raw_cited = spans, cited
+                self._numbers = dict(zip(numbers, range(len(numbers)), strict=True))
+            except (OSError, ValueError, TypeError, RecursionError, AttributeError):
+                return None
+        return self._numbers
+
+    def rule(self, number: str) -> Rule | None:
+        """Rule `number` alone, its links checked against the edition's numbers."""
+        numbers = self.numbers()
+        if numbers is None or number not in numbers:
+            return None
+        at = numbers[number]
+        offset, length = self._spans[2 * at], self._spans[2 * at + 1]
+        if type(offset) is not int or type(length) is not int:
+            return None
+        try:
+            with self.path.open("rb") as fh:
+                if not self._same_header(fh.readline()):
+                    return None
+                fh.seek(self._start + offset)
+                rule = _rule(json.loads(fh.read(length)))
+        except (OSError, ValueError, TypeError, RecursionError):
+            return None
+        inside = rule.parent is None or rule.parent in numbers
+        if (
+            rule.number != number
+            or rule.edition != self.header.edition
+            or not inside
+            or any(c not in numbers for c in rule.children)
+        ):
+            return None
+        return rule
+
+    def edition(self) -> Edition | None:
+        """The whole edition; None if anything does not match its header."""
+        try:
+            with self.path.open("rb") as fh:
+                if not self._same_header(fh.readline()):
+                    return None
+                fh.readline()
+                rules = _rules(json.loads(fh.readline()))
+                editions, _warnings = decode(json.loads(fh.read()), self.header.key)
+        except (OSError, ValueError, TypeError, RecursionError, AttributeError):
+            return None
+        if len(editions) != 1 or editions[0].id != self.header.edition:
+            return None
+        ed = replace(editions[0], rules=rules)
+        if any(r.edition != ed.id for r in rules.values()):
+            return None
+        h = self.header
+        counts = (ed.rule_count, len(ed.glossary), len(ed.issues))
+        return ed if counts == (h.rule_count, h.glossary, h.issues) else None
+
+    def _same_header(self, line: bytes) -> bool:
+        try:
+            data = json.loads(line)
+        except ValueError:
+            return False
+        return type(data) is dict and data.get("key") == self.header.key
 
 
 def read(path: Path, key: str) -> tuple[list[Edition], list[str]] | None:
@@ -384,16 +517,63 @@ def _enc_edition(e: Edition) -> list[Any]:
     ]
 
 
+def write_edition(
+    path: Path, key: str, edition: Edition, warnings: Sequence[str], sections: Iterable[str]
+) -> None:
+    """Publish the cache of one edition at `path`: a header line, then the edition."""
+    head = {
+        "format": FORMAT,
+        "version": VERSION,
+        "key": key,
+        "edition": edition.id,
+        "rules": edition.rule_count,
+        "glossary": len(edition.glossary),
+        "issues": len(edition.issues),
+        "warnings": list(warnings),
+        "sections": sorted(sections),
+    }
+    # Line 2: the numbers and where each rule lies in line 3; line 4: the rest.
+    pieces = [_dumps(_enc_rule(r)) for r in edition.rules.values()]
+    spans: list[int] = []
+    at = 1
+    for piece in pieces:
+        spans += [at, len(piece)]
+        at += len(piece) + 1
+    cited: dict[str, list[str]] = {}
+    for rule in edition.rules.values():
+        for ref in rule.references:
+            citers = cited.setdefault(ref.target, [])
+            if not citers or citers[-1] != rule.number:
+                citers.append(rule.number)
+    numbers = {
+        "numbers": "\n".join(edition.rules),
+        "spans": spans,
+        "cited": {k: "\n".join(v) for k, v in cited.items()},
+    }
+    rest = encode(key, [replace(edition, rules={})], warnings)
+    data = b"\n".join(
+        [_dumps(head), _dumps(numbers), b"[" + b",".join(pieces) + b"]", _dumps(rest)]
+    )
+    _publish(path, data)
+
+
+def _dumps(value: object) -> bytes:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
 def write(path: Path, key: str, editions: Sequence[Edition], warnings: Sequence[str]) -> None:
-    """Publish the cache at `path` (atomically), keeping it the only cache of its folder.
-    Never raises OSError: on failure nothing is left behind and nothing is cached."""
+    """Publish the cache at `path` (atomically). Never raises OSError: on failure nothing is
+    left behind and nothing is cached."""
     data = json.dumps(
         encode(key, editions, warnings), ensure_ascii=False, separators=(",", ":")
     ).encode("utf-8")
+    _publish(path, data)
+
+
+def _publish(path: Path, data: bytes) -> None:
     folder = path.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        sweep(folder)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=TMP_PREFIX, suffix=".tmp")
     except OSError:
         return
@@ -408,15 +588,19 @@ def write(path: Path, key: str, editions: Sequence[Edition], warnings: Sequence[
             raise
 
 
-def sweep(folder: Path, now: float | None = None) -> None:
-    """Delete our older caches, and our temporary files once stale; nothing else."""
+def sweep(folder: Path, keep: set[str], now: float | None = None) -> None:
+    """Delete our caches whose key is not in `keep` (and the pickles of older versions), and
+    our temporary files once stale; nothing else. A process still reading an edition whose
+    file went parses it again (index.load_index)."""
     now = time.time() if now is None else now
     try:
         names = os.listdir(folder)
     except OSError:
         return
     for name in names:
-        is_cache = _CACHE_NAME.fullmatch(name) is not None
+        is_cache = _CACHE_NAME.fullmatch(name) is not None and (
+            name[:64] not in keep or name.endswith(".pickle")
+        )
         if not is_cache and _TMP_NAME.fullmatch(name) is None:
             continue
         path = folder / name

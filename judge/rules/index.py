@@ -18,7 +18,18 @@ from judge.rules.decode import read_document
 from judge.rules.edition import EditionMeta, build_edition
 from judge.rules.errors import DocumentError, JudgeError
 from judge.rules.layouts import parse_text
-from judge.rules.model import LAYOUTS, Edition, GlossaryEntry, Layout, Rule, SourceFile
+from judge.rules.model import (
+    LAYOUTS,
+    Body,
+    Edition,
+    GlossaryEntry,
+    Layout,
+    LazyRules,
+    Rule,
+    SourceFile,
+    lazy_edition,
+    text_sections,
+)
 from judge.rules.numbers import (
     kind_of,
     loose_key,
@@ -87,8 +98,15 @@ class QualityReport:
 class RuleIndex:
     """All editions, newest first. Read-only once built; safe to share between threads."""
 
-    def __init__(self, editions: Iterable[Edition], warnings: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        editions: Iterable[Edition],
+        warnings: Iterable[str] = (),
+        keys: dict[str, str] | None = None,
+    ) -> None:
         self.warnings: list[str] = list(warnings)
+        # Each edition's cache key (index.edition_key), when loaded from the cache.
+        self.keys: dict[str, str] = dict(keys or {})
         self.editions: list[Edition] = sorted(
             editions, key=lambda e: (e.order, e.date, e.id), reverse=True
         )
@@ -96,13 +114,7 @@ class RuleIndex:
         self._lock = threading.Lock()
         self._content_keys: dict[bytes, str] = {}
         self._numbers: dict[str | None, list[str]] = {}
-        self._cited_by: dict[tuple[str, str], list[Citer]] = {}
-        for ed in self.editions:
-            for rule in ed.rules.values():
-                for ref in rule.references:
-                    citers = self._cited_by.setdefault((ed.id, ref.target), [])
-                    if not citers or citers[-1].rule != rule.number:
-                        citers.append(Citer(rule.number, ed.id))
+        self._cited_by: dict[str, dict[str, list[Citer]]] = {}
 
     def content_key(self, salt: bytes = b"") -> str:
         """SHA-256 (hex) of `salt`, then of what the editions say: each edition's id and
@@ -112,6 +124,12 @@ class RuleIndex:
         it)."""
         with self._lock:
             key = self._content_keys.get(salt)
+            if key is None and all(ed.id in self.keys for ed in self.editions):
+                # The editions' cache keys hash their documents: no rule needs reading.
+                h = hashlib.sha256(salt)
+                for ed in self.editions:
+                    h.update(f"\0K{ed.id}\0{self.keys[ed.id]}".encode())
+                key = self._content_keys[salt] = h.hexdigest()
             if key is None:
                 h = hashlib.sha256(salt)
                 for ed in self.editions:
@@ -141,10 +159,13 @@ class RuleIndex:
             return None
         if edition is not None:
             return self.edition(edition).rules.get(num)
-        found = [ed.rules[num] for ed in self.editions if num in ed.rules]
-        with_text = [r for r in found if not r.title_only]
-        best = with_text or found
-        return best[0] if best else None
+        first: Rule | None = None
+        for ed in self.editions:  # newest first; an edition is read only when reached
+            rule = ed.rules.get(num)
+            if rule is not None and not rule.title_only:
+                return rule
+            first = first or rule
+        return first
 
     def lookup(self, number: str, edition: str | None = None) -> Rule:
         """Like `get`, but raises RuleNotFound with the nearest numbers."""
@@ -189,7 +210,25 @@ class RuleIndex:
         return self._numbers[edition]
 
     def cited_by(self, rule: Rule) -> list[Citer]:
-        return list(self._cited_by.get((rule.edition, rule.number), []))
+        return list(self._citers(rule.edition).get(rule.number, []))
+
+    def _citers(self, edition: str) -> dict[str, list[Citer]]:
+        # Per edition, when first asked: opening the index reads no rules.
+        known = self._cited_by.get(edition)
+        rules = self.edition(edition).rules
+        stored = rules.citers() if known is None and isinstance(rules, LazyRules) else None
+        if stored is not None:
+            known = {k: [Citer(n, edition) for n in v] for k, v in stored.items()}
+            self._cited_by[edition] = known
+        if known is None:
+            known = {}
+            for rule in self.edition(edition).rules.values():
+                for ref in rule.references:
+                    citers = known.setdefault(ref.target, [])
+                    if not citers or citers[-1].rule != rule.number:
+                        citers.append(Citer(rule.number, edition))
+            self._cited_by[edition] = known
+        return known
 
     def breadcrumb(self, rule: Rule) -> list[Rule]:
         """From the chapter (when known) down to the rule itself."""
@@ -297,30 +336,39 @@ def parse_edition(meta: EditionMeta, root: Path) -> Edition:
     return build_edition(meta, docs)
 
 
-def _fingerprint(entries: list[tuple[EditionMeta, Path]]) -> str:
+def code_fingerprint() -> str:
+    """What the parsed form depends on besides the documents: this package's code."""
     h = hashlib.sha256(f"{rules_cache.FORMAT}-{rules_cache.VERSION}".encode())
     code = Path(__file__).resolve().parent
     for py in sorted(code.rglob("*.py")):
         h.update(py.read_bytes())
-    for meta, root in entries:
-        h.update(repr(meta).encode())
-        for src in meta.sources:
-            h.update((root / src.file).read_bytes())
     return h.hexdigest()
 
 
+def edition_key(code: str, meta: EditionMeta, root: Path) -> str:
+    """The key of one edition's parsed form: the code, its description, its documents."""
+    h = hashlib.sha256(code.encode())
+    h.update(repr(meta).encode())
+    for src in meta.sources:
+        h.update((root / src.file).read_bytes())
+    return h.hexdigest()
+
+
+def _parse_one(meta: EditionMeta, root: Path, warnings: list[str]) -> Edition | None:
+    """Parse one edition. An ingested one that no longer parses is left out with a warning
+    (it must not block the others); a shipped one that fails is a real error."""
+    try:
+        return parse_edition(meta, root)
+    except JudgeError as exc:
+        if meta.shipped:
+            raise
+        warnings.append(f"Édition importée ignorée : {meta.id} : {exc.message}")
+        return None
+
+
 def _parse_all(entries: list[tuple[EditionMeta, Path]], warnings: list[str]) -> list[Edition]:
-    """Parse every edition. An ingested one that no longer parses is left out with a
-    warning (it must not block the others); a shipped one that fails is a real error."""
-    editions = []
-    for meta, root in entries:
-        try:
-            editions.append(parse_edition(meta, root))
-        except JudgeError as exc:
-            if meta.shipped:
-                raise
-            warnings.append(f"Édition importée ignorée : {meta.id} : {exc.message}")
-    return editions
+    found = (_parse_one(meta, root, warnings) for meta, root in entries)
+    return [ed for ed in found if ed is not None]
 
 
 def load_index(
@@ -328,33 +376,80 @@ def load_index(
     home: Path | None = None,
     use_cache: bool = True,
 ) -> RuleIndex:
-    """The shipped corpus plus the user's ingested editions."""
+    """The shipped corpus plus the user's ingested editions. Each edition's parsed form is
+    cached on its own, keyed by its documents and this code: an edition is parsed once, and
+    opening the index reads only the header of each cache file (the rules of an edition are
+    read the first time something asks for them)."""
     corpus = corpus_dir or CORPUS_DIR
     entries = [(m, corpus) for m in manifest_metas(corpus)]
     warnings: list[str] = []
     entries += store.stored_editions(home, warnings)
     if not use_cache:
         return RuleIndex(_parse_all(entries, warnings), warnings)
-    try:
-        key = _fingerprint(entries)
-    except OSError as exc:
-        what = "introuvable" if isinstance(exc, FileNotFoundError) else "illisible"
-        raise DocumentError(f"Document {what} : {exc.filename}", file=str(exc.filename)) from exc
-    # JSON data, not pickle: a cache file is never code (see judge/rules/cache.py).
-    cache = rules_cache.cache_file(store.cache_dir(home) / "rules", key)
-    cached = rules_cache.read(cache, key)  # None when missing, malformed or for another key
-    if cached is not None:
-        editions, cached_warnings = cached
-        return RuleIndex(editions, warnings + cached_warnings)
-    parse_warnings: list[str] = []
-    editions = _parse_all(entries, parse_warnings)
-    _write_cache(cache, key, editions, parse_warnings)
-    return RuleIndex(editions, warnings + parse_warnings)
+    folder = store.cache_dir(home) / "rules"
+    code = code_fingerprint()
+    editions: list[Edition] = []
+    keys: dict[str, str] = {}
+    wrote = False
+    for meta, root in entries:
+        try:
+            key = edition_key(code, meta, root)
+        except OSError as exc:
+            what = "introuvable" if isinstance(exc, FileNotFoundError) else "illisible"
+            raise DocumentError(
+                f"Document {what} : {exc.filename}", file=str(exc.filename)
+            ) from exc
+        path = rules_cache.cache_file(folder, key)
+        header = rules_cache.read_header(path, key)
+        if header is not None and header.edition == meta.id:
+            editions.append(_lazy(meta, root, path, header))
+            warnings.extend(header.warnings)
+        else:
+            parse_warnings: list[str] = []
+            ed = _parse_one(meta, root, parse_warnings)
+            warnings.extend(parse_warnings)
+            if ed is None:
+                continue
+            editions.append(ed)
+            rules_cache.write_edition(path, key, ed, parse_warnings, text_sections(ed.rules))
+            wrote = True
+        keys[meta.id] = key
+    if wrote:
+        rules_cache.sweep(folder, set(keys.values()))
+    return RuleIndex(editions, warnings, keys)
 
 
-def _write_cache(path: Path, key: str, editions: list[Edition], warnings: list[str]) -> None:
-    """Best effort: the cache is an optimisation only (a full disk leaves nothing behind)."""
-    rules_cache.write(path, key, editions, warnings)
+def _lazy(meta: EditionMeta, root: Path, path: Path, header: rules_cache.Header) -> Edition:
+    part = rules_cache.EditionFile(path, header)
+
+    def load() -> Edition:
+        ed = part.edition()
+        if ed is None:  # swept or damaged since it was opened: the documents are the truth
+            ed = parse_edition(meta, root)
+            sections = text_sections(ed.rules)
+            rules_cache.write_edition(path, header.key, ed, header.warnings, sections)
+        return ed
+
+    counts = (header.rule_count, header.glossary, header.issues)
+    return lazy_edition(meta_edition(meta), Body(load, counts, header.sections, part))
+
+
+def meta_edition(meta: EditionMeta) -> Edition:
+    """The edition `meta` describes, with no rules yet."""
+    return Edition(
+        id=meta.id,
+        label=meta.label,
+        language=meta.language,
+        date=meta.date,
+        era=meta.era,
+        numbering=meta.numbering,
+        order=meta.order,
+        rules={},
+        glossary=(),
+        issues=(),
+        sources=meta.sources,
+        shipped=meta.shipped,
+    )
 
 
 def number_kind_label(number: str) -> str:

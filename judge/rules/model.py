@@ -3,8 +3,10 @@ into an immutable `Edition` of `Rule`s with references and backlinks."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, Protocol, TypeVar, overload
 
 from judge.rules.numbers import NumberKind
 
@@ -141,9 +143,9 @@ class Edition:
     era: str
     numbering: Literal["modern", "pre2009"]
     order: int
-    rules: dict[str, Rule]  # in document order
-    glossary: tuple[GlossaryEntry, ...]
-    issues: tuple[ParseIssue, ...]
+    rules: Mapping[str, Rule]  # in document order
+    glossary: Sequence[GlossaryEntry]
+    issues: Sequence[ParseIssue]
     sources: tuple[SourceFile, ...]
     shipped: bool = True
 
@@ -153,4 +155,189 @@ class Edition:
     @property
     def rule_count(self) -> int:
         """Rules and sub-rules with a text: the one count every report shows."""
-        return sum(1 for r in self.rules.values() if r.kind in ("rule", "subrule") and r.paragraphs)
+        if isinstance(self.rules, LazyRules):
+            return self.rules.rule_count
+        return count_rules(self.rules)
+
+
+def text_sections(rules: Mapping[str, Rule]) -> frozenset[str]:
+    """The sections that have a rule or sub-rule with text."""
+    return frozenset(
+        r.number.split(".")[0]
+        for r in rules.values()
+        if r.kind in ("rule", "subrule") and not r.title_only and r.text.strip()
+    )
+
+
+def count_rules(rules: Mapping[str, Rule]) -> int:
+    return sum(1 for r in rules.values() if r.kind in ("rule", "subrule") and r.paragraphs)
+
+
+# --- an edition read on first use ---------------------------------------------------------
+
+T = TypeVar("T")
+
+
+class Part(Protocol):
+    """Reads parts of an edition's cache file (judge.rules.cache.EditionFile)."""
+
+    def numbers(self) -> Mapping[str, object] | None: ...
+
+    def rule(self, number: str) -> Rule | None: ...
+
+    def cited(self) -> dict[str, list[str]] | None: ...
+
+
+class Body:
+    """The rules, glossary and issues of an edition, read the first time they are needed:
+    one rule at a time through `part` while only single rules are asked for, all of them
+    through `load` as soon as anything walks them. A command over a store of 29 editions
+    reads only what it touches."""
+
+    def __init__(
+        self,
+        load: Callable[[], Edition],
+        counts: tuple[int, int, int],
+        sections: frozenset[str] | None = None,
+        part: Part | None = None,
+    ) -> None:
+        self._load = load
+        self._edition: Edition | None = None
+        self._lock = threading.Lock()
+        self.counts = counts  # rules with text, glossary entries, issues
+        self.sections = sections  # the sections that have a rule with text
+        self.part = part
+        self.single: dict[str, Rule] = {}  # rules read one at a time
+
+    def get(self) -> Edition:
+        ed = self._edition
+        if ed is None:
+            with self._lock:
+                ed = self._edition
+                if ed is None:
+                    ed = self._edition = self._load()
+                    self.single.clear()
+        return ed
+
+    @property
+    def loaded(self) -> bool:
+        return self._edition is not None
+
+
+class LazyRules(Mapping[str, Rule]):
+    """`Edition.rules` of an edition not yet read; a dict's speed once it is."""
+
+    def __init__(self, body: Body) -> None:
+        self.body = body
+
+    @property
+    def rule_count(self) -> int:
+        return self.body.counts[0]
+
+    @property
+    def sections(self) -> frozenset[str] | None:
+        return self.body.sections
+
+    def _rules(self) -> Mapping[str, Rule]:
+        return self.body.get().rules
+
+    def _numbers(self) -> Mapping[str, object] | None:
+        body = self.body
+        if body.loaded or body.part is None:
+            return None
+        return body.part.numbers()
+
+    def citers(self) -> dict[str, list[str]] | None:
+        """Who cites what inside the edition, without reading its rules (None once read)."""
+        body = self.body
+        if body.loaded or body.part is None:
+            return None
+        return body.part.cited()
+
+    def __getitem__(self, number: str) -> Rule:
+        numbers = self._numbers()
+        if numbers is None:
+            return self._rules()[number]
+        if number not in numbers:
+            raise KeyError(number)
+        known = self.body.single.get(number)
+        if known is None:
+            assert self.body.part is not None
+            known = self.body.part.rule(number)
+            if known is None:  # the file changed under us: read it all (or parse again)
+                return self._rules()[number]
+            self.body.single[number] = known
+        return known
+
+    def __iter__(self) -> Iterator[str]:
+        numbers = self._numbers()
+        return iter(numbers if numbers is not None else self._rules())
+
+    def __len__(self) -> int:
+        numbers = self._numbers()
+        return len(numbers if numbers is not None else self._rules())
+
+    def __contains__(self, number: object) -> bool:
+        numbers = self._numbers()
+        return number in (numbers if numbers is not None else self._rules())
+
+    def keys(self):  # type: ignore[no-untyped-def]  # the dict's own views: no per-key call
+        numbers = self._numbers()
+        return (numbers if numbers is not None else self._rules()).keys()
+
+    def values(self):  # type: ignore[no-untyped-def]
+        return self._rules().values()
+
+    def items(self):  # type: ignore[no-untyped-def]
+        return self._rules().items()
+
+    def get(self, number: str, default: Rule | None = None) -> Rule | None:  # type: ignore[override]
+        try:
+            return self[number]
+        except KeyError:
+            return default
+
+    def __eq__(self, other: object) -> bool:
+        return self._rules() == other
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class LazyEntries(Sequence[T]):
+    """`Edition.glossary` or `.issues` not yet read; its length is known without reading."""
+
+    def __init__(self, body: Body, which: int) -> None:
+        self.body = body
+        self.which = which  # 1: glossary, 2: issues
+
+    def _items(self) -> Sequence[T]:
+        ed = self.body.get()
+        return ed.glossary if self.which == 1 else ed.issues  # type: ignore[return-value]
+
+    def __len__(self) -> int:
+        return self.body.counts[self.which]
+
+    @overload
+    def __getitem__(self, i: int) -> T: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[T]: ...
+    def __getitem__(self, i: int | slice) -> T | Sequence[T]:
+        return self._items()[i]
+
+    def __iter__(self) -> Iterator[T]:
+        return iter(self._items())
+
+    def __eq__(self, other: object) -> bool:
+        return tuple(self._items()) == (tuple(other) if isinstance(other, Sequence) else other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def lazy_edition(meta: Edition, body: Body) -> Edition:
+    """`meta` (an edition whose rules, glossary and issues are empty) reading them from
+    `body` on first use."""
+    from dataclasses import replace
+
+    return replace(
+        meta, rules=LazyRules(body), glossary=LazyEntries(body, 1), issues=LazyEntries(body, 2)
+    )

@@ -46,18 +46,17 @@ Argv = list[str]
 Result = Mapping[str, Any]  # {"status", "stdout", "stderr"}
 
 
-# How the cases share state. A `judge` process loads a new RuleIndex, whose concordance
-# computes each pair of editions lazily, on first use and in the direction first asked for;
-# the result of a pair depends on that direction, so in one process the counterparts of a
-# rule can depend on the commands run before (found in the baseline: `rule 102.4 --edition
-# en-2008-07-15` has no counterpart in a new process, two once `export --edition
-# en-2011-09-30` has run). A new index per case costs up to a second with the English
-# editions, so:
+# How the cases share state. Until the concordance kept its pairs on disk, a pair was computed
+# in the direction first asked for and its links depended on that direction, so in one process
+# the counterparts of a rule could depend on the commands run before (`rule 102.4 --edition
+# en-2008-07-15` had no counterpart in a new process, two once `export --edition
+# en-2011-09-30` had run). A pair is now always matched newer edition first, and read back from
+# the cache by later processes; the two ways of running are kept so that a regression shows:
 # * `rule`, `compare` and `search` run on one index per group, first warmed by a full
 #   `export` (every pair, in the order of the editions), as in a long-running process (the
-#   UI): their outputs do not depend on the order of the cases;
+#   UI);
 # * every other command, and a case prefixed with FRESH, runs on its own new index, exactly
-#   as a new `judge` process would.
+#   as a new `judge` process would: the FRESH cases give the same links as the warm ones.
 SHARED_INDEX = ("rule", "compare", "search")
 FRESH = "@fresh"
 WARM_UP: Argv = ["export"]

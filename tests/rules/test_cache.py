@@ -1,6 +1,7 @@
-"""The parsed-rules cache (judge/rules/cache.py): JSON data only, never code; a cache that
-is malformed, truncated or written for another key is ignored and rebuilt; a failed write
-leaves nothing behind; only our own files are ever deleted."""
+"""The parsed-rules cache (judge/rules/cache.py): one JSON file per edition, data only, never
+code; a cache that is malformed, truncated or written for another key is ignored and
+rebuilt; a failed write leaves nothing behind; only our own files are ever deleted; an
+edition is read one rule at a time until something walks it whole."""
 
 from __future__ import annotations
 
@@ -20,22 +21,34 @@ from judge.rules import cache as rules_cache
 from judge.rules import index as rules_index
 from judge.rules import store
 from judge.rules.index import RuleIndex, load_index
-from judge.rules.model import Rule
+from judge.rules.model import LazyRules, Rule
 
 
 def rules_dir(home: Path) -> Path:
     return store.cache_dir(home) / "rules"
 
 
-def the_cache(home: Path) -> Path:
-    """The one cache file of `home` (there must be exactly one)."""
-    found = [
+def caches(home: Path) -> list[Path]:
+    return [
         p
         for p in sorted(rules_dir(home).glob("*.json"))
         if p.is_file() and re.fullmatch("[0-9a-f]{64}", p.stem)
     ]
-    assert len(found) == 1, found
-    return found[0]
+
+
+def the_cache(home: Path, edition: str = "fr-pre2009") -> Path:
+    """The cache file of `edition` (there must be exactly one, and one per edition)."""
+    found = caches(home)
+    assert len(found) == len(load_index(home=home, use_cache=False).editions), found
+    mine = [p for p in found if json.loads(p.read_bytes().split(b"\n")[0])["edition"] == edition]
+    assert len(mine) == 1, found
+    return mine[0]
+
+
+def unreadable(cache: Path) -> bool:
+    """What load_index does with the file: header, then the edition whole."""
+    header = rules_cache.read_header(cache, cache.stem)
+    return header is None or rules_cache.EditionFile(cache, header).edition() is None
 
 
 def fresh(home: Path) -> RuleIndex:
@@ -71,7 +84,7 @@ def test_a_malicious_pickle_is_never_executed(tmp_home: Path, tmp_path: Path) ->
     assert not marker.exists(), "the cache file was unpickled"
     assert same(index, expected)
     assert the_cache(tmp_home) == cache  # rebuilt under the same name, as data
-    assert json.loads(cache.read_bytes())["format"] == rules_cache.FORMAT
+    assert json.loads(cache.read_bytes().split(b"\n")[0])["format"] == rules_cache.FORMAT
     assert not cache.with_suffix(".pickle").exists()  # ours and stale: swept
 
 
@@ -102,51 +115,62 @@ def test_a_damaged_cache_is_rebuilt(tmp_home: Path, damage: Any) -> None:
     damaged = damage(good)
     assert damaged != good
     cache.write_bytes(damaged)
-    assert rules_cache.read(cache, cache.stem) is None
+    assert unreadable(cache)
     assert same(load_index(home=tmp_home), expected)
     assert cache.read_bytes() == good  # rewritten
 
 
-def test_a_cache_for_another_key_is_ignored(
-    tmp_home: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_cache_for_another_key_is_ignored(tmp_home: Path) -> None:
     """The name is not the only check: the content carries its key."""
     expected = fresh(tmp_home)
     load_index(home=tmp_home)
     cache = the_cache(tmp_home)
-    data = json.loads(cache.read_bytes())
-    assert data["key"] == cache.stem
-    # A valid cache of other editions (another label), its key naming our file.
-    data["editions"][0][1] = "Une autre édition"
-    data["key"] = "0" * 64
-    cache.write_text(json.dumps(data), encoding="utf-8")
-    assert rules_cache.read(cache, cache.stem) is None
+    lines = cache.read_bytes().split(b"\n")
+    head, rest = json.loads(lines[0]), json.loads(lines[3])
+    assert head["key"] == rest["key"] == cache.stem
+    # A valid cache of another edition (another label), its key naming our file.
+    rest["editions"][0][1] = "Une autre édition"
+    head["key"] = rest["key"] = "0" * 64
+    lines[0], lines[3] = (json.dumps(x).encode() for x in (head, rest))
+    cache.write_bytes(b"\n".join(lines))
+    assert unreadable(cache)
     assert same(load_index(home=tmp_home), expected)
     # Same content under the right key is accepted: the key alone made the difference.
-    data["key"] = cache.stem
-    cache.write_text(json.dumps(data), encoding="utf-8")
-    cached = rules_cache.read(cache, cache.stem)
-    assert cached is not None
-    assert cached[0][0].label == "Une autre édition"
+    head["key"] = rest["key"] = cache.stem
+    lines[0], lines[3] = (json.dumps(x).encode() for x in (head, rest))
+    cache.write_bytes(b"\n".join(lines))
+    header = rules_cache.read_header(cache, cache.stem)
+    assert header is not None
+    cached = rules_cache.EditionFile(cache, header).edition()
+    assert cached is not None and cached.label == "Une autre édition"
 
 
 def test_a_wrong_version_is_ignored(tmp_home: Path) -> None:
     load_index(home=tmp_home)
     cache = the_cache(tmp_home)
-    data = json.loads(cache.read_bytes())
-    data["version"] = rules_cache.VERSION - 1
-    cache.write_text(json.dumps(data), encoding="utf-8")
-    assert rules_cache.read(cache, cache.stem) is None
+    lines = cache.read_bytes().split(b"\n")
+    head = json.loads(lines[0])
+    head["version"] = rules_cache.VERSION - 1
+    lines[0] = json.dumps(head).encode()
+    cache.write_bytes(b"\n".join(lines))
+    assert rules_cache.read_header(cache, cache.stem) is None
 
 
 def test_links_out_of_the_edition_are_refused(tmp_home: Path) -> None:
     load_index(home=tmp_home)
     cache = the_cache(tmp_home)
-    data = json.loads(cache.read_bytes())
-    rule = next(r for r in data["editions"][0][7] if r[5] is not None)
+    lines = cache.read_bytes().split(b"\n")
+    rules = json.loads(lines[2])
+    rule = next(r for r in rules if r[5] is not None)
     rule[5] = "999.9z"  # its parent: breadcrumbs would fail on it
-    cache.write_text(json.dumps(data), encoding="utf-8")
-    assert rules_cache.read(cache, cache.stem) is None
+    lines[2] = json.dumps(rules).encode()
+    cache.write_bytes(b"\n".join(lines))
+    header = rules_cache.read_header(cache, cache.stem)
+    assert header is not None
+    part = rules_cache.EditionFile(cache, header)
+    assert part.edition() is None
+    # Read alone (its offset moved with the new line: read what is there now), still refused.
+    assert part.rule(rule[1]) is None
 
 
 # --- equal to a fresh parse --------------------------------------------------------------
@@ -155,23 +179,44 @@ def test_links_out_of_the_edition_are_refused(tmp_home: Path) -> None:
 def test_the_cache_gives_back_a_fresh_parse(en_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Every dataclass of every edition (shipped and English), field for field."""
     expected = fresh(en_home)
-    load_index(home=en_home)  # makes sure the cache is written
-    parse = rules_index._parse_all
+    load_index(home=en_home)  # makes sure the caches are written
+    parse = rules_index.parse_edition
     calls: list[int] = []
 
     def counting(*args: Any) -> Any:
         calls.append(1)
         return parse(*args)
 
-    monkeypatch.setattr(rules_index, "_parse_all", counting)
+    monkeypatch.setattr(rules_index, "parse_edition", counting)
     cached = load_index(home=en_home)
-    assert calls == []
     assert same(cached, expected)
+    assert calls == []
     assert [e.id for e in cached.editions] == [e.id for e in expected.editions]
     assert any(e.issues for e in cached.editions) and any(e.glossary for e in cached.editions)
     ed = next(e for e in cached.editions if e.id == "en-2011-09-30")
     assert list(ed.rules) == list(expected.edition("en-2011-09-30").rules)  # document order
-    assert cached.content_key() == expected.content_key()
+    assert cached.content_key() == load_index(home=en_home).content_key()
+
+
+def test_one_rule_is_read_without_its_edition(en_home: Path) -> None:
+    """A lookup, a breadcrumb and the backlinks read single rules; the rules equal a fresh
+    parse's; walking the rules reads the edition whole."""
+    expected = fresh(en_home)
+    load_index(home=en_home)
+    index = load_index(home=en_home)
+    ed = index.edition("en-2011-09-30")
+    assert isinstance(ed.rules, LazyRules)
+    rule = index.lookup("704.5g", "en-2011-09-30")
+    want = expected.lookup("704.5g", "en-2011-09-30")
+    assert rule == want
+    assert index.breadcrumb(rule) == expected.breadcrumb(want)
+    cited = index.lookup("704.5a", "en-2011-09-30")
+    assert index.cited_by(cited) == expected.cited_by(expected.lookup("704.5a", "en-2011-09-30"))
+    assert ed.rule_count == expected.edition("en-2011-09-30").rule_count
+    assert len(ed.glossary) == len(expected.edition("en-2011-09-30").glossary)
+    assert not any(e.rules.body.loaded for e in index.editions if isinstance(e.rules, LazyRules))
+    assert list(ed.rules.values()) == list(expected.edition("en-2011-09-30").rules.values())
+    assert ed.rules.body.loaded
 
 
 # --- writing -----------------------------------------------------------------------------
@@ -203,7 +248,7 @@ def test_a_write_failing_half_way_leaves_nothing(
     assert the_cache(tmp_home).is_file()  # and the next working disk gets its cache
 
 
-def test_only_the_newest_cache_and_none_of_the_others_files(tmp_home: Path) -> None:
+def test_only_the_current_caches_and_none_of_the_others_files(tmp_home: Path) -> None:
     folder = rules_dir(tmp_home)
     folder.mkdir(parents=True)
     hour = 3600.0
@@ -230,8 +275,9 @@ def test_only_the_newest_cache_and_none_of_the_others_files(tmp_home: Path) -> N
     (folder / ("c" * 64 + ".json")).mkdir()  # not a file: left alone
     load_index(home=tmp_home)
     left = sorted(os.listdir(folder))
-    cache = the_cache(tmp_home).name
-    assert left == sorted([cache, *theirs, young.name, "c" * 64 + ".json"])
+    mine = [p.name for p in caches(tmp_home)]
+    assert len(mine) == 3  # one per shipped edition
+    assert left == sorted([*mine, *theirs, young.name, "c" * 64 + ".json"])
 
 
 def test_the_encoder_knows_every_field() -> None:

@@ -3,9 +3,10 @@ known changes of wording (a one-line French summary each, both ways) and term li
 
 from __future__ import annotations
 
+import hashlib
 import re
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -71,6 +72,7 @@ class CuratedData:
     terminology: dict[str, tuple[tuple[re.Pattern[str], str], ...]]
     terms: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]
     file: str = ""
+    digest: str = ""  # SHA-256 of the file: part of every stored pair's key
 
 
 def load_curated(path: Path | None = None) -> CuratedData:
@@ -92,7 +94,7 @@ def _parse(path: str, raw: bytes) -> CuratedData:
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise DocumentError(f"Table de concordance illisible : {path} ({exc})", path) from exc
     try:
-        return _curated(data, path)
+        return replace(_curated(data, path), digest=hashlib.sha256(raw).hexdigest())
     except (KeyError, TypeError, ValueError, re.error) as exc:
         raise DocumentError(f"{path} : entrée invalide ({exc})", path) from exc
 

@@ -139,6 +139,8 @@ def diff_rules(a: Rule, b: Rule, concordance: Concordance | None = None) -> list
             target = link.to_rule if link is not None else f"?{num}"
         refs_a[pos] = target
     refs_b = dict(_citation_numbers(text_b))
+    if text_a == text_b and refs_a == refs_b:  # most rules of two neighbouring editions
+        return [DiffPart(DiffOp.EQUAL, text_b)] if text_b else []
     toks_a, toks_b = _tokens(text_a, refs_a), _tokens(text_b, refs_b)
     ops: list[DiffPart] = []
     for op in Indel.opcodes([t.key for t in toks_a], [t.key for t in toks_b]):

@@ -100,17 +100,20 @@ def path_method(methods: Iterable[Method], same_language: bool) -> Method:
     return max(found, key=lambda m: _METHOD_RANK[m])
 
 
-def compose(path: Sequence[Link], score: float, same_language: bool) -> Link:
+def compose(
+    path: Sequence[Link], score: float, same_language: bool, present: bool = True
+) -> Link:
     """One link for a chain of links, from the start of the first to the end of the last."""
     first, last = path[0], path[-1]
-    method = path_method((link.method for link in path), same_language)
-    return make_link(
+    return Link(
         first.from_edition,
         first.from_rule,
         last.to_edition,
         last.to_rule,
-        method,
-        score,
-        via=tuple(link.to_edition for link in path[:-1]),
-        approximate=any(link.approximate for link in path),
+        path_method((link.method for link in path), same_language),
+        round(max(0.0, min(1.0, score)), 4),
+        first.from_rule != last.to_rule,
+        tuple(link.to_edition for link in path[:-1]),
+        any(link.approximate for link in path),
+        present,
     )

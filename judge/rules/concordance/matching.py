@@ -4,37 +4,46 @@ known."""
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from judge.rules.concordance.curated import CuratedData, CuratedLink, load_curated
+from judge.rules.concordance.graph import covered_sections, direct_pairs
 from judge.rules.concordance.links import Link, compose, link_order, make_link, path_method
+from judge.rules.concordance.pairs import FILE_NAME, PairStore, pair_key
 from judge.rules.concordance.sections import match_sections
 from judge.rules.concordance.similarity import has_text, language_of
 from judge.rules.concordance.texts import Comparables, match_texts
 from judge.rules.concordance.translations import check_translation_pair, match_translations
 from judge.rules.index import RuleIndex
 from judge.rules.model import Edition
-from judge.rules.numbers import canonical, kind_of, parent
+from judge.rules.numbers import canonical, kind_of, parent, sort_key
 
-_MAX_HOPS = 3
-_HOP_DECAY = 0.95
+_HOP_DECAY = 0.95  # per step of a chain, except along the editions of one language
 _RULE_KINDS = ("rule", "subrule")
 _SECTION_KINDS = ("section", "chapter")
 
-# A path being explored: (edition, number) reached, its score, the links that led there.
-_Step = tuple[tuple[str, str], float, tuple[Link, ...]]
+Path_ = tuple[Link, ...]
 
 
 @dataclass
 class _PairResult:
-    forward: dict[str, list[Link]] = field(default_factory=dict)
-    backward: dict[str, list[Link]] = field(default_factory=dict)
+    forward: Mapping[str, list[Link]] = field(default_factory=dict)
+    backward: Mapping[str, list[Link]] = field(default_factory=dict)
+
+
+_NO_LINKS = _PairResult()
 
 
 class Concordance:
-    """Links between every pair of editions of `index`. Pairs are computed when first needed
-    and kept; `build` computes them all.
+    """Links between every pair of editions of `index`: the pairs of `graph.direct_pairs`
+    are matched (when first needed, newer edition first whatever the order of the asking,
+    and kept in `folder`'s database when given), every other pair is composed through them.
+    `build` computes every direct pair.
 
     Safe for concurrent readers: the computation of a pair (and of anything it fills) holds
     a lock, so that two threads asking for the same pair compute it once. The other memos
@@ -42,12 +51,20 @@ class Concordance:
     and stores equal values."""
 
     def __init__(
-        self, index: RuleIndex, data: CuratedData | None = None, *, curated: bool = True
+        self,
+        index: RuleIndex,
+        data: CuratedData | None = None,
+        *,
+        curated: bool = True,
+        folder: Path | None = None,
     ) -> None:
         self.index = index
         self.data = data or load_curated()
         self.curated = curated
         self._lock = threading.RLock()
+        self._store = PairStore(folder / FILE_NAME if folder is not None else None)
+        self._graph: dict[str, tuple[str, ...]] | None = None
+        self._languages: dict[str, str] = {}
         self._pairs: dict[tuple[str, str], _PairResult] = {}
         self._comparables = Comparables(self.data)
         self._paths: dict[tuple[str, str], dict[str, list[Link]]] = {}
@@ -56,14 +73,49 @@ class Concordance:
 
     @classmethod
     def build(
-        cls, index: RuleIndex, data: CuratedData | None = None, *, curated: bool = True
+        cls,
+        index: RuleIndex,
+        data: CuratedData | None = None,
+        *,
+        curated: bool = True,
+        folder: Path | None = None,
     ) -> Concordance:
-        conc = cls(index, data, curated=curated)
-        ids = [e.id for e in index.editions]
-        for i, a in enumerate(ids):
-            for b in ids[i + 1 :]:
-                conc._pair(a, b)
+        conc = cls(index, data, curated=curated, folder=folder)
+        conc.warm()
         return conc
+
+    def warm(self) -> None:
+        """Compute (or read) every direct pair, and forget the stored pairs of editions that
+        are gone: what `judge ingest` leaves for the commands after it."""
+        keys = set()
+        for a in self.index.editions:
+            for b in self.neighbours(a.id):
+                self._pair(a.id, b)
+                key = self._key(a.id, b)
+                if key is not None:
+                    keys.add(key)
+        if len(self.index.keys) == len(self.index.editions):
+            self._store.keep_only(keys)
+
+    def close(self) -> None:
+        self._store.close()
+
+    def neighbours(self, edition: str) -> tuple[str, ...]:
+        """The editions linked directly to `edition`, newest first."""
+        graph = self._graph
+        if graph is None:
+            with self._lock:
+                graph = self._graph
+                if graph is None:
+                    eds = self.index.editions
+                    covered = {e.id: covered_sections(e) for e in eds}
+                    pairs = direct_pairs(eds, self.data, covered)
+                    graph = {
+                        e.id: tuple(o.id for o in eds if frozenset((e.id, o.id)) in pairs)
+                        for e in eds
+                    }
+                    self._graph = graph
+        return graph.get(edition, ())
 
     # -- public queries --
 
@@ -105,6 +157,10 @@ class Concordance:
             if num in self.index.edition(edition).rules:
                 return self._checked(make_link(edition, num, target, num, "same_number", 1.0))
             return None
+        # A direct link wins over any chain: no need to walk the graph for it.
+        direct = [x for x in self._pair_links(edition, target).get(num, []) if not x.approximate]
+        if direct:
+            return min(direct, key=link_order)
         links = self._exact(edition, num).get(target, [])
         if links:
             return links[0]
@@ -157,43 +213,66 @@ class Concordance:
                 ]
                 if direct:
                     result[ed.id] = sorted(direct, key=link_order)
-        composed: dict[str, Link] = {}
-        for (ed_id, _num), (score, path) in self._chains(edition, number).items():
+        # The best chain per edition, in `link_order`, composed once it is chosen.
+        chosen: dict[str, tuple[tuple[float, int, tuple[int, int, int, int]], float, Path_]] = {}
+        for (ed_id, num), (score, path) in self._chains(edition, number).items():
             if len(path) < 2 or ed_id in result:
                 continue
-            link = self._checked(compose(path, score, self._same_language(edition, ed_id)))
-            current = composed.get(ed_id)
-            if current is None or link_order(link) < link_order(current):
-                composed[ed_id] = link
-        for ed_id, link in composed.items():
-            result[ed_id] = [link]
+            number_key = sort_key(num) if canonical(num) else (0, 0, 0, 0)
+            rank = (-round(min(score, 1.0), 4), len(path) - 1, number_key)
+            current = chosen.get(ed_id)
+            if current is None or rank < current[0]:
+                chosen[ed_id] = (rank, score, path)
+        for ed_id, (_rank, score, path) in chosen.items():
+            # The last step's target was checked when its pair was made.
+            same = self._same_language(edition, ed_id)
+            result[ed_id] = [compose(path, score, same, path[-1].present)]
         self._paths[key] = result
         return result
 
     def _chains(
         self, edition: str, number: str
     ) -> dict[tuple[str, str], tuple[float, tuple[Link, ...]]]:
-        """The best chain of exact links (at most `_MAX_HOPS`) to every rule it reaches."""
+        """The best chain of exact links to every rule it reaches, through direct pairs, best
+        first (each rule is expanded once). A chain along the editions of one language loses
+        nothing per step (2003 → 2025 is 24 steps); any other chain loses `_HOP_DECAY` per
+        step after the first."""
+        language = self._language(edition)
         best: dict[tuple[str, str], tuple[float, tuple[Link, ...]]] = {}
-        frontier: list[_Step] = [((edition, number), 1.0, ())]
-        for _hop in range(_MAX_HOPS):
-            nxt: list[_Step] = []
-            for (ed_id, num), score, path in frontier:
-                seen = {edition} | {link.to_edition for link in path}
-                for other in self.index.editions:
-                    if other.id in seen:
+        order = itertools.count()
+        heap: list[tuple[float, int, int, tuple[str, str], tuple[Link, ...], bool]] = [
+            (-1.0, 0, next(order), (edition, number), (), True)
+        ]
+        done: set[tuple[str, str]] = set()
+        while heap:
+            neg, hops, _n, node, path, one_language = heapq.heappop(heap)
+            if node in done:
+                continue
+            done.add(node)
+            ed_id, num = node
+            seen = {edition, *(link.to_edition for link in path)}
+            for other in self.neighbours(ed_id):
+                if other in seen:
+                    continue
+                along = one_language and self._language(other) == language
+                decay = _HOP_DECAY if path and not along else 1.0
+                for link in self._pair_links(ed_id, other).get(num, ()):
+                    if link.approximate:
                         continue
-                    for link in self._pair_links(ed_id, other.id).get(num, []):
-                        if link.approximate:
-                            continue
-                        s = score * link.confidence * (_HOP_DECAY if path else 1.0)
-                        node = (link.to_edition, link.to_rule)
-                        if best.get(node, (0.0,))[0] >= s:
-                            continue
-                        best[node] = (s, (*path, link))
-                        nxt.append((node, s, (*path, link)))
-            frontier = nxt
+                    score = -neg * link.confidence * decay
+                    target = (link.to_edition, link.to_rule)
+                    if target in done or best.get(target, (0.0,))[0] >= score:
+                        continue
+                    step = (*path, link)
+                    best[target] = (score, step)
+                    heapq.heappush(heap, (-score, hops + 1, next(order), target, step, along))
         return best
+
+    def _language(self, edition: str) -> str:
+        languages = self._languages
+        if not languages:
+            languages.update((e.id, e.language) for e in self.index.editions)
+        return languages[edition]
 
     def _approximate(self, edition: str, number: str, target: str) -> Link | None:
         """The counterpart of the nearest ancestor that has one, or the number its move
@@ -286,37 +365,71 @@ class Concordance:
 
     # -- pairs --
 
-    def _pair_links(self, a: str, b: str) -> dict[str, list[Link]]:
+    def _pair_links(self, a: str, b: str) -> Mapping[str, list[Link]]:
         return self._pair(a, b).forward
 
     def _pair(self, a: str, b: str) -> _PairResult:
         known = self._pairs.get((a, b))
         if known is not None:
             return known
+        if b not in self.neighbours(a):
+            return _NO_LINKS
         with self._lock:
             known = self._pairs.get((a, b))  # computed while this thread waited
             if known is not None:
                 return known
-            return self._compute_pair(a, b)
+            ids = [e.id for e in self.index.editions]
+            first, second = (a, b) if ids.index(a) < ids.index(b) else (b, a)  # newer first
+            result = self._stored_pair(first, second) or self._compute_pair(first, second)
+            # Published whole, the reverse first: a reader never sees half a pair.
+            self._pairs[(second, first)] = _PairResult(result.backward, result.forward)
+            self._pairs[(first, second)] = result
+            return self._pairs[(a, b)]
+
+    def _key(self, a: str, b: str) -> str | None:
+        keys = self.index.keys
+        if a not in keys or b not in keys:
+            return None
+        ids = [e.id for e in self.index.editions]
+        first, second = (a, b) if ids.index(a) < ids.index(b) else (b, a)
+        curated = self.data.digest if self.curated else "-"
+        return pair_key(keys[first], keys[second], curated)
+
+    def _stored_pair(self, a: str, b: str) -> _PairResult | None:
+        key = self._key(a, b)
+        if key is None:
+            return None
+        found, translation = self._store.stored(key)
+        if not found:
+            return None
+        if translation is not None:
+            ids = (a, b) if a < b else (b, a)
+            self._translation[ids] = translation
+        return _PairResult(
+            self._store.side(key, a, b, backward=False), self._store.side(key, a, b, backward=True)
+        )
 
     def _compute_pair(self, a: str, b: str) -> _PairResult:
         A, B = self.index.edition(a), self.index.edition(b)
-        result = _PairResult()
+        forward: dict[str, list[Link]] = {}
+        backward: dict[str, list[Link]] = {}
         for link in self._compute(A, B):
             # A link never lands outside the corpus; it may start outside it (a curated
             # number that an old text cites, such as 314).
             if link.to_rule in B.rules:
-                result.forward.setdefault(link.from_rule, []).append(self._checked(link))
+                forward.setdefault(link.from_rule, []).append(self._checked(link))
             if link.from_rule in A.rules:
                 back = self._checked(link.reversed())
-                result.backward.setdefault(back.from_rule, []).append(back)
-        for d in (result.forward, result.backward):
+                backward.setdefault(back.from_rule, []).append(back)
+        for d in (forward, backward):
             for k in d:
                 d[k].sort(key=link_order)
-        # Published whole, the reverse first: a reader never sees half a pair.
-        self._pairs[(b, a)] = _PairResult(result.backward, result.forward)  # the same, from b
-        self._pairs[(a, b)] = result
-        return result
+        key = self._key(a, b)
+        if key is not None:
+            ids = (a, b) if a < b else (b, a)
+            translation = self._translation.get(ids)
+            self._store.save(key, a, b, translation, (forward, backward))
+        return _PairResult(forward, backward)
 
     def _compute(self, A: Edition, B: Edition) -> list[Link]:
         links: list[Link] = []
@@ -377,9 +490,12 @@ class Concordance:
         if known is None:
             with self._lock:
                 known = self._translation.get(key)
+                stored = self._key(A.id, B.id)
+                if known is None and stored is not None:
+                    known = self._store.stored(stored)[1]  # kept with the pair
                 if known is None:
                     known = check_translation_pair(A, B, self.data)
-                    self._translation[key] = known
+                self._translation[key] = known
         return known
 
 
