@@ -100,9 +100,7 @@ def path_method(methods: Iterable[Method], same_language: bool) -> Method:
     return max(found, key=lambda m: _METHOD_RANK[m])
 
 
-def compose(
-    path: Sequence[Link], score: float, same_language: bool, present: bool = True
-) -> Link:
+def compose(path: Sequence[Link], score: float, same_language: bool, present: bool = True) -> Link:
     """One link for a chain of links, from the start of the first to the end of the last."""
     first, last = path[0], path[-1]
     return Link(
