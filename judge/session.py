@@ -517,12 +517,16 @@ class Judge:
 
         return compare(self.concordance, number, from_edition, to_edition)
 
-    def history(self, number: str, edition: str | None = None) -> History:
+    def history(
+        self, number: str, edition: str | None = None, *, all_languages: bool = False
+    ) -> History:
         """Every version of the rule (numbered as in `edition`, default the newest edition
-        that has it) in the editions of its language, oldest first."""
+        that has it) in the editions of its language, oldest first; with `all_languages`,
+        its versions in the other languages too, each marked with its language."""
         from judge.rules.history import history
 
-        return history(self.concordance, self.lookup(number, edition))
+        rule = self.lookup(number, edition)
+        return history(self.concordance, rule, all_languages=all_languages)
 
     def changes(self, from_edition: str | None = None, to_edition: str | None = None) -> Changes:
         """What changed from one edition to another (default: the two newest of a language)."""

@@ -93,6 +93,21 @@ def test_english_history_and_changes(english: Judge) -> None:
     assert not {r.number for r in c.added} & {m.new.number for m in c.moved}
 
 
+def test_history_across_languages(english: Judge) -> None:
+    """A French rule's history shows the English versions too, marked as English, each
+    diffed against the version before it in its own language (issue 11, item 8)."""
+    alone = english.history("704.5j", "fr-2024").to_dict()["versions"]
+    assert {v["language"] for v in alone} == {"fr"}
+    both = english.history("704.5j", "fr-2024", all_languages=True).to_dict()["versions"]
+    assert [(v["edition"], v["language"], v["rule"], v["change"]) for v in both] == [
+        ("fr-pre2009", "fr", "420.5e", "added"),
+        ("en-2008-07-15", "en", "420.5e", "added"),
+        ("en-2011-09-30", "en", "704.5k", "renumbered"),
+        ("fr-2024", "fr", "704.5j", "renumbered"),
+    ]
+    assert [v for v in both if v["language"] == "fr"] == alone
+
+
 def test_concurrent_readers_share_one_concordance(english: Judge) -> None:
     rule = english.lookup("704.5g", "en-2011-09-30")
     fresh = open_judge(english.store_dir.parent)

@@ -28,6 +28,11 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
         metavar="ID",
         help="édition où la règle porte ce numéro (par défaut : la plus récente qui l'a)",
     )
+    p.add_argument(
+        "--all-languages",
+        action="store_true",
+        help="ajouter les versions des autres langues que la concordance relie (marquées)",
+    )
     p.add_argument("--json", action="store_true", help="sortie JSON")
     p.set_defaults(func=cmd_history)
 
@@ -50,13 +55,19 @@ def _when(v: Version) -> str:
 def format_history(h: History) -> str:
     lines = [f"Histoire de {h.rule.number} ({h.rule.edition})", ""]
     versions = list(h.versions)
+    h_language = next((v.language for v in versions if v.edition.id == h.rule.edition), "")
     i = 0
     while i < len(versions):
         v = versions[i]
         run_end = i
-        while run_end + 1 < len(versions) and versions[run_end + 1].change == "unchanged":
+        while (
+            run_end + 1 < len(versions)
+            and versions[run_end + 1].change == "unchanged"
+            and versions[run_end + 1].language == v.language
+        ):
             run_end += 1
-        head = f"{_when(v)}  [{v.edition.id}] {v.number or ''} — {VERSION_CHANGE[v.change]}"
+        tag = f" [{v.language.upper()}]" if v.language != h_language else ""
+        head = f"{_when(v)}  [{v.edition.id}]{tag} {v.number or ''} — {VERSION_CHANGE[v.change]}"
         lines.append(head.rstrip())
         if v.change in ("changed", "renumbered") and v.diff:
             lines.append("  " + render_diff(v.diff).replace("\n", "\n  "))
@@ -74,7 +85,7 @@ def cmd_history(args: argparse.Namespace) -> int:
 
     judge = load_cli_judge()
     try:
-        h = judge.history(args.number, args.edition)
+        h = judge.history(args.number, args.edition, all_languages=args.all_languages)
     except RuleNotFound as exc:
         print(exc.message, file=sys.stderr)
         return 1

@@ -47,9 +47,14 @@ class Version:
     def text(self) -> str:
         return self.rule.text if self.rule is not None else ""
 
+    @property
+    def language(self) -> str:
+        return self.edition.language
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "edition": self.edition.id,
+            "language": self.edition.language,
             "date": self.edition.date,
             "rule": self.number,
             "text": self.text,
@@ -112,13 +117,28 @@ def _version(
     return Version(ed, rule, rule.number, change, diff)
 
 
-def history(conc: Concordance, rule: Rule) -> History:
-    """Every version of `rule` in the editions of its language, oldest first."""
+def history(conc: Concordance, rule: Rule, *, all_languages: bool = False) -> History:
+    """Every version of `rule` in the editions of its language, oldest first; with
+    `all_languages`, also its versions in the other languages where the concordance links
+    them (each diffed against the version before it in its own language)."""
     index = conc.index
     own = index.edition(rule.edition)
+    languages = [own.language]
+    if all_languages:
+        languages += sorted({e.language for e in index.editions} - {own.language})
+    versions: list[Version] = []
+    for language in languages:
+        versions += _timeline(conc, rule, own, language)
+    if all_languages:
+        order = {e.id: i for i, e in enumerate(_oldest_first(index.editions))}
+        versions.sort(key=lambda v: order[v.edition.id])
+    return History(rule, tuple(versions))
+
+
+def _timeline(conc: Concordance, rule: Rule, own: Edition, language: str) -> list[Version]:
     versions: list[Version] = []
     previous: Version | None = None
-    for ed in _oldest_first(e for e in index.editions if e.language == own.language):
+    for ed in _oldest_first(e for e in conc.index.editions if e.language == language):
         if not covers(conc, rule, ed):
             continue
         if ed.id == own.id:
@@ -131,7 +151,7 @@ def history(conc: Concordance, rule: Rule) -> History:
             continue
         versions.append(version)
         previous = version
-    return History(rule, tuple(versions))
+    return versions
 
 
 # --- what a release changed ------------------------------------------------------------------

@@ -24,7 +24,8 @@ def test_history_json_is_the_facade_view(capsys: pytest.CaptureFixture[str]) -> 
     data = json.loads(out)
     assert data == open_judge().history("704.5j", "fr-2024").to_dict()
     assert [v["rule"] for v in data["versions"]] == ["420.5e", "704.5j"]
-    assert set(data["versions"][0]) == {"edition", "date", "rule", "text", "change", "diff"}
+    keys = {"edition", "language", "date", "rule", "text", "change", "diff"}
+    assert set(data["versions"][0]) == keys
 
 
 def test_history_text_shows_the_renumbering(capsys: pytest.CaptureFixture[str]) -> None:
