@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -189,8 +190,11 @@ def archive_home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("archive-home")
 
 
+Ingested = Callable[[str], store.IngestResult]
+
+
 @pytest.fixture
-def ingested(archive_home: Path) -> object:
+def ingested(archive_home: Path) -> Ingested:
     """`ingested(name)`: the edition `judge ingest` makes of the file, once per session."""
 
     def get(name: str) -> store.IngestResult:
@@ -201,11 +205,8 @@ def ingested(archive_home: Path) -> object:
     return get
 
 
-def _edition(ingested: object, name: str) -> Edition:
-    assert callable(ingested)
-    result = ingested(name)
-    assert isinstance(result, store.IngestResult)
-    return result.edition
+def _edition(ingested: Ingested, name: str) -> Edition:
+    return ingested(name).edition
 
 
 def _by_line(ed: Edition) -> dict[int, Rule]:
@@ -222,7 +223,7 @@ def test_the_archive_holds_the_files_listed() -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_every_rule_line_is_a_rule(name: str, ingested: object) -> None:
+def test_every_rule_line_is_a_rule(name: str, ingested: Ingested) -> None:
     text, ed = text_of(name), _edition(ingested, name)
     assert len(text.rules) > 500
     assert ed.rule_count == len(text.rules)
@@ -239,7 +240,7 @@ def test_every_rule_line_is_a_rule(name: str, ingested: object) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_every_heading_is_a_section_or_chapter(name: str, ingested: object) -> None:
+def test_every_heading_is_a_section_or_chapter(name: str, ingested: Ingested) -> None:
     text, ed = text_of(name), _edition(ingested, name)
     by_line = _by_line(ed)
     assert len(text.headings) > 50
@@ -251,7 +252,7 @@ def test_every_heading_is_a_section_or_chapter(name: str, ingested: object) -> N
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_every_example_belongs_to_the_rule_above(name: str, ingested: object) -> None:
+def test_every_example_belongs_to_the_rule_above(name: str, ingested: Ingested) -> None:
     text, ed = text_of(name), _edition(ingested, name)
     by_line = _by_line(ed)
     starts = [t.at for t in text.rules] + [t.at for t in text.headings]
@@ -266,7 +267,7 @@ def test_every_example_belongs_to_the_rule_above(name: str, ingested: object) ->
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_the_glossary_is_whole(name: str, ingested: object) -> None:
+def test_the_glossary_is_whole(name: str, ingested: Ingested) -> None:
     text, ed = text_of(name), _edition(ingested, name)
     terms = text.glossary_terms
     assert len(terms) > 200
@@ -281,7 +282,7 @@ def test_the_glossary_is_whole(name: str, ingested: object) -> None:
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_id_date_and_numbering_come_from_the_text(name: str, ingested: object) -> None:
+def test_id_date_and_numbering_come_from_the_text(name: str, ingested: Ingested) -> None:
     text, ed = text_of(name), _edition(ingested, name)
     stated = text.stated_date
     assert stated is not None
@@ -316,7 +317,7 @@ def test_the_archive_covers_every_encoding_and_line_end() -> None:
     assert shapes >= {"utf-16-le-bom", "utf-8-bom", "ascii", "cp1252", "bare-cr", "crlf"}
 
 
-def test_utf16_edition_is_whole(ingested: object) -> None:
+def test_utf16_edition_is_whole(ingested: Ingested) -> None:
     name = "en-2016-09-30.txt"
     assert archive_path(name).read_bytes().startswith(codecs.BOM_UTF16_LE)
     ed = _edition(ingested, name)
