@@ -267,6 +267,25 @@ def test_every_example_belongs_to_the_rule_above(name: str, ingested: Ingested) 
 
 
 @pytest.mark.parametrize("name", NAMES)
+def test_every_line_of_the_rules_is_kept(name: str, ingested: Ingested) -> None:
+    """Each other line between the contents and the glossary (continuations, examples, a
+    heading's text) is a paragraph of the rule or heading above it, word for word."""
+    text, ed = text_of(name), _edition(ingested, name)
+    starts = {t.at for t in text.rules} | {t.at for t in text.headings}
+    kept = {p.source.line: (r.source, p.text) for r in ed.rules.values() for p in r.paragraphs}
+    owner = min(starts)  # the contents may end after "Credits" ("Questions?" in 2003)
+    for at in range(owner, text.glossary_at + 1):
+        line = text.lines[at - 1].strip()
+        if at in starts:
+            owner = at
+        elif line:
+            source, paragraph = kept.pop(at)
+            assert (source and source.line, paragraph) == (owner, line), at
+    # What remains: each rule's first paragraph, on its own line.
+    assert all(source and source.line == at for at, (source, _) in kept.items())
+
+
+@pytest.mark.parametrize("name", NAMES)
 def test_the_glossary_is_whole(name: str, ingested: Ingested) -> None:
     text, ed = text_of(name), _edition(ingested, name)
     terms = text.glossary_terms
@@ -275,10 +294,17 @@ def test_the_glossary_is_whole(name: str, ingested: Ingested) -> None:
     examples = text.examples(text.glossary_at, text.glossary_to)
     kept = [p.source.line for g in ed.glossary for p in g.paragraphs if p.kind == "example"]
     assert kept == examples
-    # Each example stays with the term above it.
-    for entry in ed.glossary:
-        for p in entry.paragraphs:
-            assert max(t.at for t in terms if t.at < p.source.line) == entry.source.line
+    # Every other line is a paragraph of the entry of the term above it, word for word.
+    kept = {p.source.line: (g.source.line, p.text) for g in ed.glossary for p in g.paragraphs}
+    term_at = {t.at for t in terms}
+    owner = 0
+    for at in range(terms[0].at, text.glossary_to + 1):
+        line = text.lines[at - 1].strip()
+        if at in term_at:
+            owner = at
+        elif line:
+            assert kept.pop(at) == (owner, line), at
+    assert not kept
 
 
 @pytest.mark.parametrize("name", NAMES)
