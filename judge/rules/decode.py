@@ -59,8 +59,25 @@ def _utf16_without_bom(data: bytes) -> str | None:
     return None
 
 
+# What cp1252 makes of a DOS (cp437) line: `Dandƒn`, `Ghazb\xa0n`, `Jun£n` for Dandân,
+# Ghazbán, Junún (2006 and 2013 official texts): ƒ, or a Latin-1 sign between two letters.
+_MISREAD_CP437 = re.compile(r"ƒ|(?<=[A-Za-z])[\xa0-\xbf×÷](?=[A-Za-z])")
+
+
+def _single_byte(line: bytes) -> str:
+    """A line that is not UTF-8: cp1252, unless that reads as a cp437 line misread and
+    cp437 gives letters only."""
+    text = line.decode("cp1252")
+    if _MISREAD_CP437.search(text):
+        dos = line.decode("cp437")
+        if all(c.isalpha() or c.isascii() for c in dos) and not _MISREAD_CP437.search(dos):
+            return dos
+    return text
+
+
 def _decode_fallback(data: bytes, file: str) -> str:
-    """UTF-8 failed somewhere: decode line by line, UTF-8 where it works, cp1252 elsewhere.
+    """UTF-8 failed somewhere: decode line by line, UTF-8 where it works, cp1252 elsewhere
+    (or cp437 where cp1252 is plainly wrong, see `_single_byte`).
 
     A file that is cp1252 throughout decodes as cp1252; a UTF-8 file with a few pasted
     cp1252 lines keeps its UTF-8 lines intact instead of turning them into mojibake.
@@ -71,7 +88,7 @@ def _decode_fallback(data: bytes, file: str) -> str:
             out.append(line.decode("utf-8"))
         except UnicodeDecodeError:
             try:
-                out.append(line.decode("cp1252"))
+                out.append(_single_byte(line))
             except UnicodeDecodeError as exc:
                 raise DocumentError(
                     f"Le fichier {_q(file)} n'a pas pu être décodé (ni UTF-8, ni UTF-16, "
