@@ -492,3 +492,16 @@ def test_a_dos_line_in_a_single_byte_file() -> None:
         "It’s a “legend rule” – see rule 704.5j. Æther Storm, 50 ¢.",
         "Plain ASCII.",
     ]
+
+
+def test_a_dos_file_reads_its_ambiguous_lines_as_dos() -> None:
+    """2013: `Æther` alone reads as cp1252 too (`’ther`); beside a line only cp437 reads,
+    and with no line only cp1252 reads, it is DOS text as well."""
+    dos = ["Dandân, El-Hajjâj.", "Abbey Matron; Æther Storm; Aliban's Tower."]
+    data = b"\r\n".join([b"Plain ASCII.", *(line.encode("cp437") for line in dos)])
+    assert decode_bytes(data, "t.txt").split("\n") == ["Plain ASCII.", *dos]
+    # Alone, the ambiguous line keeps the cp1252 reading (most single-byte files).
+    assert (
+        decode_bytes(dos[1].encode("cp437"), "t.txt")
+        == "Abbey Matron; ’ther Storm; Aliban's Tower."
+    )

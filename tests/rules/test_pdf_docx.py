@@ -29,8 +29,7 @@ DATA = pathlib.Path(__file__).resolve().parent / "data"
 # after folding the twins' ASCII transcription (see _fold); the rule numbers are all identical.
 EDITIONS = {
     "en-2025-04-04.docx": (3201, 708),  # all
-    # 700.5c: a DOS (cp437) line of the .txt twin that cp1252 reads too ("’ther" for Æther)
-    "en-2013-07-11.docx": (2073, 478),
+    "en-2013-07-11.docx": (2074, 478),  # all (the .txt twin has DOS lines: Dandân, Æther)
     "en-2024-03-08.pdf": (3094, 675),  # all
     "en-2012-07-01.pdf": (2025, 465),  # 206.2: the .txt twin has no ™ after Exodus
     "en-2006-07-15.pdf": (1035, 344),  # 7 glossary entries: terms at a page top, see README
