@@ -32,7 +32,7 @@ EDITIONS = {
     "en-2013-07-11.docx": (2074, 478),  # all (the .txt twin has DOS lines: Dandân, Æther)
     "en-2024-03-08.pdf": (3094, 675),  # all
     "en-2012-07-01.pdf": (2025, 465),  # 206.2: the .txt twin has no ™ after Exodus
-    "en-2006-07-15.pdf": (1035, 344),  # 7 glossary entries: terms at a page top, see README
+    "en-2006-07-15.pdf": (1035, 348),  # 3 glossary entries: terms at a page top, see README
 }
 
 

@@ -201,6 +201,15 @@ class _Page:
             _STARTS_RE.match(line.text) and prev.text.endswith(_SENTENCE_ENDS)
         ):
             return False
+        # At a page top, after a finished sentence, a short line without an end of its own
+        # is a heading or a glossary term (2006: "Distribute"), not the end of a paragraph.
+        if (
+            prev.page != line.page
+            and prev.text.endswith(_SENTENCE_ENDS)
+            and not line.text.endswith(_SENTENCE_ENDS)
+            and line.right - self.margin_left < (self.margin_right - self.margin_left) / 2
+        ):
+            return False
         if self.soft_marks and prev.soft:
             return True
         # The next word would not have fitted at the end of `prev`.
