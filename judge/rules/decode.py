@@ -59,28 +59,66 @@ def _utf16_without_bom(data: bytes) -> str | None:
     return None
 
 
+# What cp1252 makes of a DOS (cp437) line: `Dandƒn`, `Ghazb\xa0n`, `Jun£n` for Dandân,
+# Ghazbán, Junún (2006 and 2013 official texts): ƒ, or a Latin-1 sign between two letters.
+_MISREAD_CP437 = re.compile(r"ƒ|(?<=[A-Za-z])[\xa0-\xbf×÷](?=[A-Za-z])")
+# What only cp1252 text has: typographic apostrophes inside words, typographic quotes.
+_CP1252_MARKS = re.compile(r"[A-Za-z][’‘][A-Za-z]|[“”]")
+
+
+def _dos_letters(text: str) -> bool:
+    """Whether a cp437 reading is ASCII and Latin-1 letters only (no box drawing, Greek…)."""
+    return all(c.isascii() or ("\xc0" <= c <= "\xff" and c.isalpha()) for c in text)
+
+
+def _single_byte_kind(line: bytes) -> str:
+    """`dos` (cp1252 plainly misreads it, cp437 reads letters), `cp1252`, or `either`."""
+    try:
+        text = line.decode("cp1252")
+    except UnicodeDecodeError:
+        return "either"  # the caller tries cp1252 again and reports the byte
+    dos = line.decode("cp437")
+    letters = _dos_letters(dos) and not _MISREAD_CP437.search(dos)
+    if _MISREAD_CP437.search(text) and letters:
+        return "dos"
+    if not letters or _CP1252_MARKS.search(text):
+        return "cp1252"
+    return "either"
+
+
 def _decode_fallback(data: bytes, file: str) -> str:
     """UTF-8 failed somewhere: decode line by line, UTF-8 where it works, cp1252 elsewhere.
 
     A file that is cp1252 throughout decodes as cp1252; a UTF-8 file with a few pasted
-    cp1252 lines keeps its UTF-8 lines intact instead of turning them into mojibake.
+    cp1252 lines keeps its UTF-8 lines intact instead of turning them into mojibake. A line
+    that cp1252 plainly misreads is DOS text (cp437); so is a line either could be, in a
+    file that has such lines and none that only cp1252 reads (2013's `Æther` beside
+    `Dandân`).
     """
-    out: list[str] = []
-    for number, line in enumerate(data.splitlines(keepends=True), start=1):
+    lines = data.splitlines(keepends=True)
+    out: list[str | None] = []
+    for line in lines:
         try:
             out.append(line.decode("utf-8"))
         except UnicodeDecodeError:
-            try:
-                out.append(line.decode("cp1252"))
-            except UnicodeDecodeError as exc:
-                raise DocumentError(
-                    f"Le fichier {_q(file)} n'a pas pu être décodé (ni UTF-8, ni UTF-16, "
-                    f"ni Windows-1252) : octet 0x{line[exc.start]:02X} illisible à la ligne "
-                    f"{number}.",
-                    file,
-                    number,
-                ) from None
-    return "".join(out)
+            out.append(None)
+    kinds = {i: _single_byte_kind(lines[i]) for i, text in enumerate(out) if text is None}
+    dos_file = "dos" in kinds.values() and "cp1252" not in kinds.values()
+    for i, kind in kinds.items():
+        if kind == "dos" or (dos_file and _dos_letters(lines[i].decode("cp437"))):
+            out[i] = lines[i].decode("cp437")
+            continue
+        try:
+            out[i] = lines[i].decode("cp1252")
+        except UnicodeDecodeError as exc:
+            raise DocumentError(
+                f"Le fichier {_q(file)} n'a pas pu être décodé (ni UTF-8, ni UTF-16, "
+                f"ni Windows-1252) : octet 0x{lines[i][exc.start]:02X} illisible à la ligne "
+                f"{i + 1}.",
+                file,
+                i + 1,
+            ) from None
+    return "".join(t or "" for t in out)
 
 
 def _check_text(text: str, file: str) -> None:

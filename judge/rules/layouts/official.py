@@ -37,8 +37,12 @@ from judge.rules.model import (
 
 # --- line shapes -------------------------------------------------------------------------
 
-# `100.1. text`, `100.1a text`, `704.5aa text`, `216.4 text` (2008, no dot), `100.1.` (empty).
-RULE_RE = re.compile(r"(\d{3})\.(\d{1,3})([a-z]{1,2})?\.?(?:\s+(\S.*))?$")
+# `100.1. text`, `100.1a text`, `704.5aa text`, `216.4 text` (2008, no dot), `100.1.` (empty),
+# `901.4.All plane…` (2022-2024: no space after the dot).
+RULE_RE = re.compile(r"(\d{3})\.(\d{1,3})([a-z]{1,2})?(?:(?:\.?\s+|\.(?=[A-Z\"“]))(\S.*)|\.?)$")
+# `606. 8b Players win…` (2005, 2006): a rule number with a stray space after the section's
+# dot, read as that rule when it is the next number in sequence (else a section heading).
+SPLIT_RULE_RE = re.compile(r"(\d{3})\.\s+(\d{1,3}[a-z]{0,2})\.?\s+(\S.*)$")
 SECTION_RE = re.compile(r"(\d{3})\.\s+(\S.*)$")
 CHAPTER_RE = re.compile(r"(\d)\.\s+(\S.*)$")
 # Contents lines, optionally bulleted (`- 100. Généralités`).
@@ -376,6 +380,17 @@ def parse(text: str, file: str) -> ParsedDocument:
     return doc
 
 
+def _join_split_number(s: str, previous: str) -> str:
+    """`606. 8b text` as `606.8b text` when 606.8b may follow `previous`; else `s` as is."""
+    split = SPLIT_RULE_RE.match(s)
+    if split is None:
+        return s
+    joined = numbers.canonical(f"{split.group(1)}.{split.group(2)}")
+    if joined is None or joined not in numbers.successors(previous):
+        return s
+    return f"{joined} {split.group(3)}"
+
+
 def _parse_rules(lines: list[str], start: int, end: int, b: RuleBuilder) -> None:
     current: RawRule | None = None
     for i in range(start, end):
@@ -386,6 +401,8 @@ def _parse_rules(lines: list[str], start: int, end: int, b: RuleBuilder) -> None
         line = i + 1
         indented = raw.startswith(_INDENT)
 
+        if not indented and current is not None:
+            s = _join_split_number(s, current.number)
         m = None if indented else RULE_RE.match(s)
         if m is not None:
             number = numbers.canonical(f"{m.group(1)}.{m.group(2)}{m.group(3) or ''}")
@@ -426,14 +443,24 @@ def _parse_rules(lines: list[str], start: int, end: int, b: RuleBuilder) -> None
         current.paragraphs.append(b.paragraph(s, line, kind))
 
 
+def _indented_next(lines: list[str], i: int, end: int) -> bool:
+    """Whether the next non-blank line after `i` (before `end`) is indented."""
+    j = next((j for j in range(i + 1, end) if lines[j].strip()), None)
+    return j is not None and lines[j].startswith(_INDENT)
+
+
 def _parse_glossary(lines: list[str], start: int, end: int, b: RuleBuilder) -> list[GlossaryEntry]:
     """Entries are blocks: the term, then definition lines, then a blank line. An indented
-    line after a blank line still belongs to the entry above (2008 continuation style)."""
+    line after a blank line still belongs to the entry above (2008 continuation style), and
+    so does a lone line between blank lines followed by indented ones: a heading inside the
+    entry (2003's "Expansion Symbol" lists its sets under "Expansions and Editions"…)."""
     blocks: list[list[int]] = []
     block: list[int] = []
     for i in range(start, end):
         raw = lines[i]
         if not raw.strip():
+            if len(block) == 1 and blocks and _indented_next(lines, i, end):
+                block = blocks.pop() + block
             if block:
                 blocks.append(block)
                 block = []

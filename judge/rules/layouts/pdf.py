@@ -101,9 +101,10 @@ def _page_lines(page: Any, number: int) -> list[_Line]:
             first = pos + lead
             last = first + len(body) - 1
             word_end = first + len(body.split()[0]) - 1
-            left = textpage.get_charbox(first)[0]
+            # The pen position, not the glyph's box: an opening quote's box starts right of
+            # the margin and looked indented (2024's 701.19f).
             raw.FPDFText_GetCharOrigin(textpage.raw, first, ctypes.byref(x), ctypes.byref(y))
-            baseline = y.value
+            left, baseline = x.value, y.value
             # pdfium joins a line ending in a hyphen with the next: its last character
             # can sit one physical line lower than its first.
             raw.FPDFText_GetCharOrigin(textpage.raw, last, ctypes.byref(x), ctypes.byref(y))
@@ -198,6 +199,15 @@ class _Page:
             return False
         if _EXAMPLE_RE.match(line.text) or (
             _STARTS_RE.match(line.text) and prev.text.endswith(_SENTENCE_ENDS)
+        ):
+            return False
+        # At a page top, after a finished sentence, a short line without an end of its own
+        # is a heading or a glossary term (2006: "Distribute"), not the end of a paragraph.
+        if (
+            prev.page != line.page
+            and prev.text.endswith(_SENTENCE_ENDS)
+            and not line.text.endswith(_SENTENCE_ENDS)
+            and line.right - self.margin_left < (self.margin_right - self.margin_left) / 2
         ):
             return False
         if self.soft_marks and prev.soft:
