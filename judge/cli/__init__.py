@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from importlib.metadata import version
 from typing import Any
 
 from judge import JudgeError, StoreError
@@ -55,6 +54,16 @@ class _FrenchParser(argparse.ArgumentParser):
         raise SystemExit(2)
 
 
+class _Version(argparse.Action):
+    """--version, reading the installed version only when asked (importlib.metadata costs
+    some 50 ms at every command's start)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_args: Any) -> None:
+        from importlib.metadata import version
+
+        parser.exit(message=f"judge {version('judge')}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _FrenchParser(
         prog="judge",
@@ -63,8 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--version",
-        action="version",
-        version=f"judge {version('judge')}",
+        action=_Version,
+        nargs=0,
         help="afficher la version",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMANDE", parser_class=_FrenchParser)

@@ -554,7 +554,7 @@ def write_edition(
     data = b"\n".join(
         [_dumps(head), _dumps(numbers), b"[" + b",".join(pieces) + b"]", _dumps(rest)]
     )
-    _publish(path, data)
+    publish(path, data)
 
 
 def _dumps(value: object) -> bytes:
@@ -567,10 +567,10 @@ def write(path: Path, key: str, editions: Sequence[Edition], warnings: Sequence[
     data = json.dumps(
         encode(key, editions, warnings), ensure_ascii=False, separators=(",", ":")
     ).encode("utf-8")
-    _publish(path, data)
+    publish(path, data)
 
 
-def _publish(path: Path, data: bytes) -> None:
+def publish(path: Path, data: bytes) -> None:
     folder = path.parent
     try:
         folder.mkdir(parents=True, exist_ok=True)
