@@ -65,6 +65,7 @@ class Concordance:
         self._store = PairStore(folder / FILE_NAME if folder is not None else None)
         self._graph: dict[str, tuple[str, ...]] | None = None
         self._languages: dict[str, str] = {}
+        self._partners: dict[str, list[Edition]] = {}
         self._pairs: dict[tuple[str, str], _PairResult] = {}
         self._comparables = Comparables(self.data)
         self._paths: dict[tuple[str, str], dict[str, list[Link]]] = {}
@@ -297,10 +298,8 @@ class Concordance:
         the target's number is the same, though its text is not in the corpus."""
         src, tgt = self.index.edition(edition), self.index.edition(target)
         exact = self._exact(edition, number)
-        for partner in self.index.editions:
-            if partner.id in (edition, target) or not exact.get(partner.id):
-                continue
-            if not self._translation_pair(partner, tgt):
+        for partner in self._translations_of(tgt):
+            if partner.id == edition or not exact.get(partner.id):
                 continue
             best = exact[partner.id][0]
             return make_link(
@@ -314,6 +313,17 @@ class Concordance:
                 approximate=True,
             )
         return None
+
+    def _translations_of(self, tgt: Edition) -> list[Edition]:
+        """The editions that translate `tgt` number for number, newest first (memoised: the
+        answer depends only on the pairs)."""
+        known = self._partners.get(tgt.id)
+        if known is None:
+            known = [
+                p for p in self.index.editions if p.id != tgt.id and self._translation_pair(p, tgt)
+            ]
+            self._partners[tgt.id] = known
+        return known
 
     def _through_ancestor(self, edition: str, number: str, target: str) -> Link | None:
         """The counterpart of the nearest section that has one: the number its move implies
