@@ -86,6 +86,12 @@ RULESET_LABELS: Final = MappingProxyType(
         "fr-pre2009": "anciennes règles, avant 2009 (420)",
     }
 )
+# A ruleset built from an edition of the rule index (`judge sba --ruleset en-2025-11-14`).
+EDITION_RULESET_LABEL: Final = "règles de l'édition {edition}"
+# The state-based actions of an edition that the engine does not model (a warning).
+UNMODELLED_RULES: Final = (
+    "édition {edition} : règles non modélisées par le moteur, non appliquées : {rules}"
+)
 # A ruleset without state-based actions of its own for the variants (after « variante « X » : »).
 RULESET_WITHOUT_VARIANT_ACTIONS: Final = MappingProxyType(
     {
@@ -157,6 +163,7 @@ ACTION_LABELS: Final = MappingProxyType(
         "choose_sector": "secteur choisi",
         "remove_from_game": "retiré de la partie",
         "replace_loss": "défaite remplacée",
+        "set_speed": "vitesse 1",
     }
 )
 ACTION_LABELS_FEMININE: Final = MappingProxyType(
@@ -237,6 +244,7 @@ CHECK_LABELS: Final = MappingProxyType(
         "704.5w": "bataille sans protecteur",
         "704.5x": "Siège protégé par son contrôleur",
         "704.5y": "plusieurs Rôles",
+        "704.5z": "vitesse d'un joueur",
         "704.6a": "équipe à 0 point de vie",
         "704.6b": "équipe à quinze marqueurs poison",
         "704.6c": "21 blessures de commandant",

@@ -401,25 +401,47 @@ def counters_over_maximum(s: Snapshot) -> Iterator[Outcome]:
 # --- 704.5s–t: Sagas and dungeons ------------------------------------------------------
 
 
+def _saga_outcome(p: Permanent) -> Iterator[Outcome]:
+    lore, last = p.counter("lore"), p.final_chapter or 0
+    if lore < last:
+        return
+    lore_text = plural(lore, "marqueur de chapitre", "marqueurs de chapitre")
+    facts = f"{lore_text}, dernier chapitre {last}"
+    if p.trigger_on_stack:
+        yield Finding(
+            "704.5s",
+            NoteKind.NOT_APPLICABLE,
+            p.id,
+            why=f"{facts}, mais une capacité de chapitre de la Saga est encore sur la pile",
+            note=True,
+        )
+    else:
+        yield Finding("704.5s", ActionKind.SACRIFICE, p.id, why=facts)
+
+
 def saga_past_final_chapter(s: Snapshot) -> Iterator[Outcome]:
     """704.5s — a Saga with at least as many lore counters as its final chapter number, and
     no chapter ability of it still on the stack, is sacrificed."""
     for p in s.sagas:
-        lore, last = p.counter("lore"), p.final_chapter or 0
-        if lore < last:
-            continue
-        lore_text = plural(lore, "marqueur de chapitre", "marqueurs de chapitre")
-        facts = f"{lore_text}, dernier chapitre {last}"
-        if p.trigger_on_stack:
+        yield from _saga_outcome(p)
+
+
+def saga_with_chapter_abilities(s: Snapshot) -> Iterator[Outcome]:
+    """704.5s as worded since 2025 — only a Saga with one or more chapter abilities is
+    sacrificed; one with none (its final chapter number is then 0: 714.2d), such as a Saga
+    that lost its abilities, stays."""
+    for p in s.sagas:
+        if p.final_chapter:
+            yield from _saga_outcome(p)
+        else:
             yield Finding(
                 "704.5s",
                 NoteKind.NOT_APPLICABLE,
                 p.id,
-                why=f"{facts}, mais une capacité de chapitre de la Saga est encore sur la pile",
+                why="Saga sans capacité de chapitre (dernier chapitre 0) : elle n'est pas "
+                "sacrifiée",
                 note=True,
             )
-        else:
-            yield Finding("704.5s", ActionKind.SACRIFICE, p.id, why=facts)
 
 
 def dungeon_completed(s: Snapshot) -> Iterator[Outcome]:
@@ -610,6 +632,33 @@ def several_roles_same_player(s: Snapshot) -> Iterator[Outcome]:
                     f"récent est "
                     f"{s.label(newest.id)} (horodatage {newest.timestamp})",
                 )
+
+
+# --- 704.5z: speed -------------------------------------------------------------------
+
+START_YOUR_ENGINES = frozenset({"start your engines!", "start your engines"})
+
+
+def player_gets_speed(s: Snapshot) -> Iterator[Outcome]:
+    """704.5z — a player who controls a permanent with start your engines! and has no speed:
+    their speed becomes 1 (702.179a)."""
+    holders: dict[str, str] = {}
+    for p in s.board.permanents:
+        q = s.permanents.get(p.id, p)
+        if q.keywords & START_YOUR_ENGINES:
+            holders.setdefault(q.controller, q.id)
+    for player in s.board.players:
+        if player.lost or player.speed is not None or player.name not in holders:
+            continue
+        yield Finding(
+            "704.5z",
+            ActionKind.SET_SPEED,
+            player.name,
+            "player",
+            f"contrôle {s.label(holders[player.name])}, qui a « start your engines! », et n'a pas "
+            f"de vitesse",
+            value="1",
+        )
 
 
 # --- 704.6a–d: variants --------------------------------------------------------------

@@ -99,6 +99,7 @@ def resolution_to_dict(res: Resolution, rule_text: RuleText = no_rule_text) -> d
     names = res.names
     return {
         "ruleset": res.ruleset,
+        "edition": res.edition or res.ruleset,
         "variant": res.final.variant,
         "passes": [
             {
@@ -259,7 +260,8 @@ def render_text(res: Resolution, rule_text: RuleText = no_rule_text) -> str:
     out: list[str] = []
     board = res.initial
     out.append(
-        f"Actions basées sur un état — {RULESET_LABELS.get(res.ruleset, res.ruleset)}, "
+        f"Actions basées sur un état — "
+        f"{RULESET_LABELS.get(res.ruleset, res.ruleset_label or res.ruleset)}, "
         f"{VARIANT_LABELS.get(board.variant, board.variant)}"
     )
     if board.description:

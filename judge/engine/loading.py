@@ -474,6 +474,8 @@ def player_to_dict(p: Player) -> dict[str, Any]:
         )
     if p.lost:
         d["lost"] = True
+    if p.speed is not None:
+        d["speed"] = p.speed
     return d
 
 

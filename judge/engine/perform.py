@@ -57,6 +57,7 @@ class Event:
     sector: dict[str, str] = field(default_factory=dict)
     losers: list[str] = field(default_factory=list)
     life: dict[str, int] = field(default_factory=dict)
+    speed: dict[str, int] = field(default_factory=dict)
     triggers: list[Trigger] = field(default_factory=list)
 
 
@@ -287,6 +288,10 @@ def _set_protector(ev: Event, f: Finding) -> None:
         ev.protector[f.subject] = f.value
 
 
+def _set_speed(ev: Event, f: Finding) -> None:
+    ev.speed[f.subject] = int(f.value or 1)
+
+
 def _set_sector(ev: Event, f: Finding) -> None:
     if f.value is not None:
         ev.sector[f.subject] = f.value
@@ -307,6 +312,7 @@ _EFFECTS: Mapping[FindingKind, Callable[[Event, Finding], None]] = MappingProxyT
         ActionKind.REMOVE_COUNTERS: _remove_counters_of,
         ActionKind.CHOOSE_PROTECTOR: _set_protector,
         ActionKind.CHOOSE_SECTOR: _set_sector,
+        ActionKind.SET_SPEED: _set_speed,
     }
 )
 
@@ -530,6 +536,8 @@ def _next_players(board: Board, ev: Event) -> tuple[list[Player], bool]:
             pchanges["lost"] = True
         if pl.name in ev.life and ev.life[pl.name] != pl.life:
             pchanges["life"] = ev.life[pl.name]
+        if pl.name in ev.speed:
+            pchanges["speed"] = ev.speed[pl.name]
         if pchanges:
             changed = True
             players.append(_evolve(pl, pchanges))

@@ -287,6 +287,7 @@ def read_player(item: Mapping[str, Any], where: str, warnings: list[str], varian
         cant_lose=r.boolean("cant_lose"),
         loss_replacement=repl,
         lost=r.boolean("lost"),
+        speed=r.opt_integer("speed", minimum=0),
     )
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Literal, TypeAlias
 
 from judge.engine.perform import Trigger, perform
-from judge.engine.rulesets import Ruleset, find_ruleset
+from judge.engine.rulesets import RULESETS, Ruleset, find_ruleset
 from judge.engine.state import (
     Board,
     Check,
@@ -24,7 +24,7 @@ from judge.engine.state import (
     cyclic_gc_paused,
 )
 from judge.engine.vocabulary import CHOICE_FIELDS, LEAVING_KINDS, RulesetName, choice_key
-from judge.fr import RULESET_WITHOUT_CHOICES, RULESET_WITHOUT_VARIANT_ACTIONS
+from judge.fr import RULESET_WITHOUT_CHOICES, RULESET_WITHOUT_VARIANT_ACTIONS, UNMODELLED_RULES
 
 StopReason: TypeAlias = Literal["choice", "loop", "limit"]
 
@@ -52,6 +52,8 @@ class Resolution:
     stopped: StopReason | None = None
     warnings: tuple[str, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)  # object id -> name, all seen
+    edition: str = ""  # the edition of the rule index the ruleset follows and quotes
+    ruleset_label: str = ""  # French
 
     @property
     def actions(self) -> list[Finding]:
@@ -140,6 +142,10 @@ def _warnings(board: Board, ruleset: Ruleset) -> list[str]:
     if not ruleset.variant_actions and board.variant != "normal":
         why = RULESET_WITHOUT_VARIANT_ACTIONS.get(ruleset.name, ruleset.name)
         out.append(f"variante « {board.variant} » : {why}")
+    if ruleset.unmodelled:
+        out.append(
+            UNMODELLED_RULES.format(edition=ruleset.edition, rules=", ".join(ruleset.unmodelled))
+        )
     return out
 
 
@@ -236,9 +242,9 @@ class _Run:
 
     def __init__(self, board: Board, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
-        self.initial = (
-            board if board.ruleset == ruleset.name else replace(board, ruleset=ruleset.name)
-        )
+        # A board file names a shipped ruleset only: under an edition's, it keeps its own.
+        shipped = ruleset.name in RULESETS and board.ruleset != ruleset.name
+        self.initial = replace(board, ruleset=ruleset.name) if shipped else board
         self.board = self.initial
         # The first pass and the choice warnings both look at the initial board: one snapshot.
         self.initial_snap = Snapshot(self.initial)
@@ -326,6 +332,8 @@ class _Run:
                 ),
             ),
             names=self.names,
+            edition=rs.edition,
+            ruleset_label=rs.label,
         )
 
 

@@ -50,6 +50,7 @@ class Player:
     cant_lose: bool = False
     loss_replacement: LossReplacement | None = None
     lost: bool = False
+    speed: int | None = None  # 702.179b: no speed until a rule or an effect sets one
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,6 +42,7 @@ class ActionKind(StrEnum):
     CHOOSE_SECTOR = "choose_sector"
     REMOVE_FROM_GAME = "remove_from_game"
     REPLACE_LOSS = "replace_loss"
+    SET_SPEED = "set_speed"
 
 
 class NoteKind(StrEnum):
@@ -136,6 +137,7 @@ PLAYER_FIELDS = (
     "cant_lose",
     "loss_replacement",
     "lost",
+    "speed",
 )
 LOSS_REPLACEMENT_FIELDS = ("name", "source", "life", "permanents_to_library")
 TEAM_FIELDS = ("name", "members", "life", "poison")
@@ -201,6 +203,7 @@ INT_FIELDS = frozenset(
         "regeneration_shields",
         "timestamp",
         "final_chapter",
+        "speed",
     }
 )
 BOOL_FIELDS = frozenset(
