@@ -86,8 +86,8 @@ def equipment_illegal_reason(equip: Permanent, s: Snapshot, needed: str) -> str 
     return protection_reason(target, equip)
 
 
-def _pt(p: Permanent) -> str:
-    return f"endurance {p.toughness}"
+def _pt(p: Permanent, s: Snapshot) -> str:
+    return s.toughness_why(p)
 
 
 # --- 704.5a–c: players --------------------------------------------------------------
@@ -193,12 +193,12 @@ def creature_zero_or_less_toughness(s: Snapshot) -> Iterator[Outcome]:
     cannot replace this."""
     for p in s.low_toughness:
         if p.toughness is not None and p.toughness <= 0:
-            yield Finding("704.5f", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=_pt(p))
+            yield Finding("704.5f", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=_pt(p, s))
             yield from zero_toughness_notes(p, "704.5f")
 
 
-def lethal_damage_why(p: Permanent) -> str:
-    return f"{_pt(p)}, {plural(p.damage, 'blessure marquée', 'blessures marquées')}"
+def lethal_damage_why(p: Permanent, s: Snapshot) -> str:
+    return f"{_pt(p, s)}, {plural(p.damage, 'blessure marquée', 'blessures marquées')}"
 
 
 def creature_lethal_damage(s: Snapshot) -> Iterator[Outcome]:
@@ -207,7 +207,7 @@ def creature_lethal_damage(s: Snapshot) -> Iterator[Outcome]:
     for p in s.damaged:
         t = p.toughness
         if t is not None and t > 0 and p.damage > 0 and p.damage >= t:
-            yield Finding("704.5g", ActionKind.DESTROY, p.id, why=lethal_damage_why(p))
+            yield Finding("704.5g", ActionKind.DESTROY, p.id, why=lethal_damage_why(p, s))
 
 
 def creature_deathtouch_damage(s: Snapshot) -> Iterator[Outcome]:
@@ -221,7 +221,7 @@ def creature_deathtouch_damage(s: Snapshot) -> Iterator[Outcome]:
                 "704.5h",
                 ActionKind.DESTROY,
                 p.id,
-                why=f"{_pt(p)}, {dmg} par une source avec le contact mortel depuis la dernière "
+                why=f"{_pt(p, s)}, {dmg} par une source avec le contact mortel depuis la dernière "
                 f"vérification",
             )
 

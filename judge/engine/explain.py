@@ -118,6 +118,8 @@ def resolution_to_dict(res: Resolution, rule_text: RuleText = no_rule_text) -> d
                 "rule": t.rule,
                 "why": t.why,
                 "after_pass": t.after_pass,
+                **({"object": t.object} if t.object is not None else {}),
+                **({"text": t.text} if t.text else {}),
             }
             for t in res.triggers
         ],
@@ -289,8 +291,9 @@ def render_text(res: Resolution, rule_text: RuleText = no_rule_text) -> str:
         out.append("")
         out.append("Capacités déclenchées mises sur la pile :")
         for t in res.triggers:
+            what = f"capacité « {t.text} »" if t.text else ability_label(t.ability)
             out.append(
-                f"  • {ability_label(t.ability)} {de(t.name)} ({t.source}), "
+                f"  • {what} {de(t.name)} ({t.source}), "
                 f"contrôlée par {t.controller}, "
                 f"après la passe {t.after_pass} — {t.why} ({t.rule})."
             )

@@ -12,13 +12,22 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TypeAlias, TypeVar
+from typing import TypeAlias
 
 from judge.engine.rulesets import Ruleset
-from judge.engine.state import Board, Finding, OtherObject, Permanent, Player, Snapshot
+from judge.engine.state import (
+    Board,
+    Finding,
+    OtherObject,
+    Permanent,
+    Player,
+    Snapshot,
+    TriggeredAbility,
+    evolve,
+)
 from judge.engine.vocabulary import ActionKind, FindingKind, NoteKind, SubjectKind, pt_counter
 from judge.engine.wording import de, fr_list, plural
-from judge.fr import ABILITY_LABELS
+from judge.fr import ABILITY_LABELS, ZONE_LABELS
 from judge.rules.numbers import sort_key
 
 # Dies-trigger keywords, with the counter whose presence stops each.
@@ -36,6 +45,8 @@ class Trigger:
     rule: str
     why: str
     after_pass: int = 0
+    object: str | None = None  # the object whose leaving or death triggered it
+    text: str = ""  # the ability's text, as the board states it
 
 
 # --- performing one event -----------------------------------------------------------
@@ -341,18 +352,6 @@ def _finding_order(f: Finding) -> tuple[tuple[int, int, int, int], str, str]:
 
 # --- the next board ------------------------------------------------------------------
 
-T = TypeVar("T")
-
-
-def _evolve(obj: T, changes: Mapping[str, object]) -> T:
-    """`dataclasses.replace` without re-running `__init__` over every field (the board's
-    slotted dataclasses are frozen and have no `__post_init__`)."""
-    cls = type(obj)
-    new = object.__new__(cls)
-    for name in cls.__slots__:  # type: ignore[attr-defined]
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
-    return new
-
 
 def _remove_counters(p: Permanent, remove: Mapping[str, int]) -> dict[str, object]:
     counters = dict(p.counters)
@@ -362,6 +361,9 @@ def _remove_counters(p: Permanent, remove: Mapping[str, int]) -> dict[str, objec
         if counters.get(kind, 0) > most:
             counters[kind] = most
     power, toughness = p.power, p.toughness
+    keys = p.printed.keys if p.printed is not None else frozenset()
+    if "toughness" in keys:  # the layers count the counters (613.4c): nothing to adjust
+        return {"counters": {k: v for k, v in counters.items() if v}}
     for kind, before in p.counters.items():
         delta = before - counters.get(kind, 0)
         pt = pt_counter(kind)
@@ -398,6 +400,7 @@ def _dies_triggers(p: Permanent, ev: Event, ruleset: Ruleset) -> None:
                     rule,
                     f"{french} ({keyword}) : la créature est morte sans marqueur {blocker} "
                     f"(dernières informations connues)",
+                    object=p.id,
                 )
             )
         else:
@@ -412,6 +415,59 @@ def _dies_triggers(p: Permanent, ev: Event, ruleset: Ruleset) -> None:
                     note=True,
                 )
             )
+
+
+def _trigger(
+    watcher: Permanent, ability: TriggeredAbility, victim: Permanent, ruleset: Ruleset, why: str
+) -> Trigger:
+    return Trigger(
+        watcher.id,
+        watcher.name,
+        ability.id,
+        watcher.controller,
+        ruleset.lki_rule,
+        f"{why} (dernières informations connues, 603.10a)",
+        object=victim.id,
+        text=ability.text,
+    )
+
+
+def _stated_triggers(
+    snap: Snapshot, ev: Event, left: Sequence[tuple[Permanent, str]], ruleset: Ruleset
+) -> None:
+    """The leaves-the-battlefield and dies abilities the board states (603.6c, 700.4), decided
+    from last known information: each looks back at the permanents as they were before the
+    event (603.10a), those that leave with the victims included."""
+    died = [p for p, zone in left if zone == "graveyard" and "creature" in p.types]
+    dead_ids = {p.id for p in died}
+    for p, zone in left:
+        where = ZONE_LABELS.get(zone, zone)
+        for t in p.triggered_abilities:
+            if t.trigger == "leaves":
+                why = f"{snap.label(p.id)} a quitté le champ de bataille (vers : {where})"
+                ev.triggers.append(_trigger(p, t, p, ruleset, why))
+            elif t.trigger == "dies" and p.id in dead_ids:
+                ev.triggers.append(_trigger(p, t, p, ruleset, f"{snap.label(p.id)} meurt"))
+    if not died:
+        return
+    for w in snap.with_triggers:
+        for t in w.triggered_abilities:
+            for d in died:
+                reason = _watch_reason(t.trigger, w, d, snap)
+                if reason is not None:
+                    ev.triggers.append(_trigger(w, t, d, ruleset, reason))
+
+
+def _watch_reason(trigger: str, w: Permanent, d: Permanent, snap: Snapshot) -> str | None:
+    """Why `w`'s ability triggers on the death of `d`, or None."""
+    dead = f"{snap.label(d.id)} meurt"
+    if trigger == "creature_dies":
+        return dead
+    if trigger == "another_creature_dies" and d.id != w.id:
+        return f"{dead} (une autre créature)"
+    if trigger == "damaged_creature_dies" and w.id in d.dealt_damage_this_turn_by:
+        return f"{dead} après avoir subi ce tour-ci des blessures de {snap.label(w.id)}"
+    return None
 
 
 def _next_board(snap: Snapshot, ev: Event, ruleset: Ruleset) -> tuple[Board, bool]:
@@ -450,6 +506,7 @@ def _next_permanents(
     changed = False
     permanents: list[Permanent] = []
     arrived: list[OtherObject] = []
+    left: list[tuple[Permanent, str]] = []
     for p in board.permanents:
         pid = p.id
         if pid in leaving:
@@ -465,15 +522,19 @@ def _next_permanents(
                     moved_since_last_check=True,
                 )
             )
+            last = snap.permanents.get(pid, p)  # last known information (704.8)
             if zone == "graveyard":
-                _dies_triggers(p, ev, ruleset)
+                _dies_triggers(last, ev, ruleset)
+            left.append((last, zone))
             changed = True
         elif pid not in touched:
             permanents.append(p)
         else:
-            new = _evolve(p, _permanent_changes(p, ev))
+            new = evolve(p, _permanent_changes(p, ev))
             changed = changed or new != p
             permanents.append(new)
+    if left:
+        _stated_triggers(snap, ev, left, ruleset)
     return permanents, arrived, changed
 
 
@@ -512,10 +573,10 @@ def _next_others(
             changed = True
             continue
         if o.id in ev.to_command:
-            others.append(_evolve(o, {"zone": "command", "moved_since_last_check": False}))
+            others.append(evolve(o, {"zone": "command", "moved_since_last_check": False}))
             changed = True
         elif o.moved_since_last_check:
-            others.append(_evolve(o, {"moved_since_last_check": False}))
+            others.append(evolve(o, {"moved_since_last_check": False}))
             changed = True
         else:
             others.append(o)
@@ -540,7 +601,7 @@ def _next_players(board: Board, ev: Event) -> tuple[list[Player], bool]:
             pchanges["speed"] = ev.speed[pl.name]
         if pchanges:
             changed = True
-            players.append(_evolve(pl, pchanges))
+            players.append(evolve(pl, pchanges))
         else:
             players.append(pl)
     return players, changed

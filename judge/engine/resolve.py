@@ -131,7 +131,10 @@ def _apnap(board: Board) -> dict[str, int]:
 
 def _put_on_stack(board: Board, waiting: list[Trigger], after: int) -> tuple[Board, list[Trigger]]:
     rank = _apnap(board)
-    ordered = sorted(waiting, key=lambda t: (rank.get(t.controller, 99), t.source, t.ability))
+    # 603.3b: APNAP; a player's own order changes no state-based action: not asked.
+    ordered = sorted(
+        waiting, key=lambda t: (rank.get(t.controller, 99), t.source, t.ability, t.object or "")
+    )
     placed = [replace(t, after_pass=after) for t in ordered]
     items = tuple(StackItem(t.source, t.ability, t.controller) for t in placed)
     return replace(board, stack=board.stack + items), placed

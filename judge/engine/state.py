@@ -13,19 +13,26 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from judge.engine.vocabulary import (
     DEFAULT_RULESET,
+    AffectedController,
+    EffectKind,
     FindingKind,
+    Layer,
     ObjectId,
     PlayerName,
     RulesetName,
     SubjectKind,
+    TriggerEvent,
     Variant,
     Zone,
 )
 from judge.fr import CHECK_LABELS
+
+if TYPE_CHECKING:
+    from judge.engine.layers import Origin
 
 # --- the state ---------------------------------------------------------------
 
@@ -62,6 +69,68 @@ class Team:
 
 
 @dataclass(frozen=True, slots=True)
+class TriggeredAbility:
+    """A leaves-the-battlefield or dies trigger stated on a permanent (`TriggerEvent`)."""
+
+    id: str
+    trigger: TriggerEvent
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Printed:
+    """A permanent's characteristics before continuous effects (613.1): only the keys the
+    board states (`keys`); `power` or `toughness` None with its key present is `*`."""
+
+    keys: frozenset[str] = frozenset()
+    types: frozenset[str] = frozenset()
+    subtypes: tuple[str, ...] = ()
+    colors: frozenset[str] = frozenset()
+    power: int | None = None
+    toughness: int | None = None
+    keywords: frozenset[str] = frozenset()
+    triggered_abilities: tuple[TriggeredAbility, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Affects:
+    """Which permanents a continuous effect applies to: every stated key must hold."""
+
+    ids: frozenset[str] | None = None
+    self_: bool = False
+    other: bool = False
+    attached: bool = False
+    types: frozenset[str] = frozenset()
+    colors: frozenset[str] = frozenset()
+    controller: AffectedController = "any"
+
+
+@dataclass(frozen=True, slots=True)
+class ContinuousEffect:
+    """A continuous effect (611, 613) in one layer. A static one applies while its source is on
+    the battlefield, to whatever matches now; a resolved one is locked to its `ids`; a
+    characteristic-defining ability (cda) defines its source's power and toughness."""
+
+    id: str
+    source: ObjectId
+    kind: EffectKind
+    layer: Layer
+    affects: Affects
+    controller: PlayerName | None = None
+    timestamp: int | None = None
+    text: str = ""
+    control: PlayerName | None = None  # layer 2
+    add_abilities: frozenset[str] = frozenset()  # layer 6
+    remove_abilities: frozenset[str] = frozenset()  # layer 6 ("all": every ability)
+    cda: str | None = None  # layer 7a
+    set_power: int | None = None  # layer 7b
+    set_toughness: int | None = None
+    power: int = 0  # layer 7c, signed
+    toughness: int = 0
+    switch: bool = False  # layer 7d
+
+
+@dataclass(frozen=True, slots=True)
 class Permanent:
     id: ObjectId
     name: str
@@ -94,6 +163,11 @@ class Permanent:
     attacking: str | None = None
     blocking: bool = False
     sector: str | None = None
+    printed: Printed | None = None
+    entered_under: PlayerName | None = None  # whose control it entered under
+    triggered_abilities: tuple[TriggeredAbility, ...] = ()
+    dealt_damage_this_turn_by: frozenset[str] = frozenset()
+    bestowed: bool = False
 
     @property
     def is_creature(self) -> bool:
@@ -159,6 +233,7 @@ class Board:
     choices: Choices = field(default_factory=Choices)
     active_player: PlayerName | None = None
     description: str | None = None
+    continuous_effects: tuple[ContinuousEffect, ...] = ()
 
 
 # --- what checks return -------------------------------------------------------------
@@ -243,8 +318,17 @@ class Snapshot:
         self.with_counters: list[Permanent] = []
         self.with_max_counters: list[Permanent] = []
         self.space_sculptors: list[Permanent] = []
+        self.with_triggers: list[Permanent] = []  # stated triggered abilities (603.10a)
         self.attacked: dict[str, list[str]] = {}  # battle or player -> attacking creatures
-        for p in board.permanents:
+        # Continuous effects (613): the checks see the characteristics after every layer.
+        self.origins: Mapping[str, Origin] = {}
+        perms: Iterable[Permanent] = board.permanents
+        if board.continuous_effects or any(p.printed is not None for p in board.permanents):
+            from judge.engine.layers import apply_layers
+
+            effective, self.origins = apply_layers(board)
+            perms = effective.values()
+        for p in perms:
             self.permanents[p.id] = p
             types = p.types
             if "creature" in types:
@@ -277,6 +361,8 @@ class Snapshot:
                 self.with_max_counters.append(p)
             if p.keywords and "space sculptor" in p.keywords:
                 self.space_sculptors.append(p)
+            if p.triggered_abilities:
+                self.with_triggers.append(p)
 
     @property
     def variant(self) -> Variant:
@@ -303,6 +389,14 @@ class Snapshot:
             out.append(p.name)
         return out
 
+    def toughness_why(self, p: Permanent, detail: bool = True) -> str:
+        """`endurance 1`, and where it comes from when continuous effects are stated
+        (`endurance 1 : 2 de base, -1 (1 marqueur -1/-1)`)."""
+        origin = self.origins.get(p.id) if detail else None
+        if origin is None:
+            return f"endurance {p.toughness}"
+        return f"endurance {p.toughness} ({origin.explain()})"
+
     def label(self, object_id: str) -> str:
         p = self.permanents.get(object_id)
         if p is not None and p.name and p.name != object_id:
@@ -317,6 +411,18 @@ class Snapshot:
 
 
 # --- the loader and the loop -----------------------------------------------------
+
+T = TypeVar("T")
+
+
+def evolve(obj: T, changes: Mapping[str, object]) -> T:
+    """`dataclasses.replace` without re-running `__init__` over every field (the board's
+    slotted dataclasses are frozen and have no `__post_init__`)."""
+    cls = type(obj)
+    new = object.__new__(cls)
+    for name in cls.__slots__:  # type: ignore[attr-defined]
+        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+    return new
 
 
 @contextmanager

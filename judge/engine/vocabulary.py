@@ -18,6 +18,19 @@ ObjectId: TypeAlias = str
 PlayerName: TypeAlias = str
 SubjectKind: TypeAlias = Literal["object", "player", "team"]
 RulesetName: TypeAlias = str  # a key of `judge.engine.rulesets.RULESETS`
+# Continuous effects (613) and triggered abilities (603.6c, 603.10a).
+Layer: TypeAlias = Literal["2", "6", "7a", "7b", "7c", "7d"]
+EffectKind: TypeAlias = Literal["static", "resolved", "cda"]
+AffectedController: TypeAlias = Literal["you", "opponents", "any"]
+TriggerEvent: TypeAlias = Literal[
+    "dies", "creature_dies", "another_creature_dies", "damaged_creature_dies", "leaves"
+]
+LAYERS: tuple[Layer, ...] = get_args(Layer)
+EFFECT_KINDS: tuple[EffectKind, ...] = get_args(EffectKind)
+AFFECTED_CONTROLLERS: tuple[AffectedController, ...] = get_args(AffectedController)
+TRIGGER_EVENTS: tuple[TriggerEvent, ...] = get_args(TriggerEvent)
+CDAS = ("creatures_you_control", "cards_in_hand")
+ALL_ABILITIES = "all"
 
 DEFAULT_RULESET: RulesetName = "fr-2024"
 VARIANTS: tuple[Variant, ...] = get_args(Variant)
@@ -126,6 +139,7 @@ TOP_LEVEL_FIELDS = frozenset(
         "active_player",
         "description",
         "expected",
+        "continuous_effects",
     }
 )
 PLAYER_FIELDS = (
@@ -174,6 +188,44 @@ PERMANENT_FIELDS = (
     "attacking",
     "blocking",
     "sector",
+    "printed",
+    "entered_under",
+    "triggered_abilities",
+    "dealt_damage_this_turn_by",
+    "bestowed",
+)
+PRINTED_FIELDS = (
+    "types",
+    "subtypes",
+    "colors",
+    "power",
+    "toughness",
+    "keywords",
+    "triggered_abilities",
+)
+TRIGGER_FIELDS = ("id", "trigger", "text")
+EFFECT_FIELDS = (
+    "id",
+    "source",
+    "kind",
+    "controller",
+    "layer",
+    "affects",
+    "effect",
+    "timestamp",
+    "text",
+)
+AFFECTS_FIELDS = ("ids", "self", "other", "attached", "types", "colors", "controller")
+# What each layer's effect states (613.1): the keys of `effect`.
+LAYER_EFFECT_FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "2": ("control",),
+        "6": ("add_abilities", "remove_abilities"),
+        "7a": ("cda",),
+        "7b": ("set_power", "set_toughness"),
+        "7c": ("power", "toughness"),
+        "7d": ("switch",),
+    }
 )
 OTHER_FIELDS = (
     "id",
@@ -204,6 +256,8 @@ INT_FIELDS = frozenset(
         "timestamp",
         "final_chapter",
         "speed",
+        "set_power",
+        "set_toughness",
     }
 )
 BOOL_FIELDS = frozenset(
@@ -225,6 +279,11 @@ BOOL_FIELDS = frozenset(
         "bottommost_room",
         "to_command_zone",
         "permanents_to_library",
+        "bestowed",
+        "self",
+        "other",
+        "attached",
+        "switch",
     }
 )
 LIST_FIELDS = frozenset(
@@ -237,6 +296,10 @@ LIST_FIELDS = frozenset(
         "protection_from",
         "enchant",
         "members",
+        "ids",
+        "add_abilities",
+        "remove_abilities",
+        "dealt_damage_this_turn_by",
     }
 )
 MAP_FIELDS = frozenset({"counters", "max_counters", "commander_damage"})
