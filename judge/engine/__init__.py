@@ -23,6 +23,7 @@ from judge.engine.explain import (
 )
 from judge.engine.loading import (
     LoadedBoard,
+    board_to_compact,
     board_to_dict,
     decode_board_text,
     load_board,
@@ -92,6 +93,7 @@ __all__ = [
     "Zone",
     "ability_label",
     "action_label",
+    "board_to_compact",
     "board_to_dict",
     "check_state",
     "decode_board_text",

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judge.engine.compact import parse_compact
+from judge.engine.compact import dict_to_compact, parse_compact
 from judge.engine.errors import BoardError
 from judge.engine.records import (
     Reader,
@@ -605,3 +605,8 @@ def board_to_dict(board: Board) -> dict[str, Any]:
     if board.continuous_effects:
         d["continuous_effects"] = [effect_to_dict(e) for e in board.continuous_effects]
     return d
+
+
+def board_to_compact(board: Board) -> str:
+    """The board as compact text (`decode_board_text` reads it back to the same board)."""
+    return dict_to_compact(board_to_dict(board))
