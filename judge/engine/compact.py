@@ -219,7 +219,8 @@ def _words(prefix: str, value: object) -> list[str]:
         leaf = prefix.rsplit(".", 1)[-1]
         if leaf in MAP_FIELDS:
             return [f"{prefix}=" + _quote(",".join(f"{k}:{n}" for k, n in value.items()))]
-        return [w for k, v in value.items() for w in _words(f"{prefix}.{k}", v)]
+        kept = {k: v for k, v in value.items() if v != [] and v != {}}
+        return [w for k, v in kept.items() for w in _words(f"{prefix}.{k}", v)]
     if isinstance(value, list):
         return [f"{prefix}=" + _quote(",".join(str(v) for v in value))]
     if isinstance(value, int):
@@ -230,7 +231,7 @@ def _words(prefix: str, value: object) -> list[str]:
 def _record_line(head: str, first: str, record: dict[str, Any], skip: tuple[str, ...]) -> str:
     words = [head, _quote(str(record[first]))]
     for key, value in record.items():
-        if key != first and key not in skip:
+        if key != first and key not in skip and value != [] and value != {}:
             words += _words(key, value)
     return " ".join(words)
 

@@ -514,6 +514,8 @@ def permanent_to_dict(p: Permanent) -> dict[str, Any]:
     for key in ("damage", "deathtouch_damage", "regeneration_shields"):
         if d.get(key) == 0:
             del d[key]
+    if not p.dealt_damage_this_turn_by:  # a field added later: left out when empty
+        d.pop("dealt_damage_this_turn_by", None)
     if p.printed is not None:
         d["printed"] = _printed_to_dict(p.printed)
     if p.triggered_abilities:

@@ -693,7 +693,9 @@ def _read_effect_body(r: Reader, layer: str) -> dict[str, Any]:
     for key in re_.data:
         if key not in known:
             raise re_.fail(key, f"ne relève pas de la couche {layer} (champs : {', '.join(known)})")
-    if not any(re_.data.get(k) not in (None, False, []) for k in known):
+    if all(
+        re_.data.get(k) is None or re_.data.get(k) is False or re_.data.get(k) == [] for k in known
+    ):
         raise re_.fail(known[0], f"la couche {layer} attend au moins : {', '.join(known)}")
     out: dict[str, Any] = {}
     if layer == "2":
