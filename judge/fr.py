@@ -178,6 +178,19 @@ ACTION_LABELS_FEMININE: Final = MappingProxyType(
         "remove_from_game": "retirée de la partie",
     }
 )
+# The action labels that do not agree with the object (a verb, or a noun with its own
+# participle: « perd la partie », « protecteur choisi »); every other has a feminine form.
+ACTION_LABELS_INVARIANT: Final = frozenset(
+    {
+        "lose_game",
+        "cease_to_exist",
+        "remove_counters",
+        "choose_protector",
+        "choose_sector",
+        "replace_loss",
+        "set_speed",
+    }
+)
 # Why an action was not performed (the notes of a pass).
 NOTE_LABELS: Final = MappingProxyType(
     {

@@ -516,6 +516,8 @@ def permanent_to_dict(p: Permanent) -> dict[str, Any]:
             del d[key]
     if not p.dealt_damage_this_turn_by:  # a field added later: left out when empty
         d.pop("dealt_damage_this_turn_by", None)
+    if p.feminine is False:
+        d["feminine"] = False
     if p.printed is not None:
         d["printed"] = _printed_to_dict(p.printed)
     if p.triggered_abilities:
@@ -554,7 +556,10 @@ def effect_to_dict(e: ContinuousEffect) -> dict[str, Any]:
 
 
 def other_to_dict(o: OtherObject) -> dict[str, Any]:
-    return _compact_dict((name, getattr(o, name)) for name in OTHER_FIELDS)
+    d = _compact_dict((name, getattr(o, name)) for name in OTHER_FIELDS)
+    if o.feminine is False:
+        d["feminine"] = False
+    return d
 
 
 def player_to_dict(p: Player) -> dict[str, Any]:

@@ -435,6 +435,7 @@ PERMANENT_READERS: Mapping[str, Callable[[Reader, str], object]] = MappingProxyT
         "triggered_abilities": read_triggered,
         "dealt_damage_this_turn_by": lambda r, n: r.frozen(r.words(n, lower=False)),
         "bestowed": lambda r, n: r.boolean(n),
+        "feminine": lambda r, n: r.boolean(n) if r.data.get(n) is not None else None,
     }
 )
 
@@ -553,6 +554,7 @@ def read_other(r: Reader) -> OtherObject:
         dungeon=r.boolean("dungeon"),
         bottommost_room=r.boolean("bottommost_room"),
         trigger_on_stack=r.boolean("trigger_on_stack"),
+        feminine=r.boolean("feminine") if r.data.get("feminine") is not None else None,
     )
 
 

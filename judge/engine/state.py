@@ -168,6 +168,7 @@ class Permanent:
     triggered_abilities: tuple[TriggeredAbility, ...] = ()
     dealt_damage_this_turn_by: frozenset[str] = frozenset()
     bestowed: bool = False
+    feminine: bool | None = None  # the French gender of its name (None: from its subtype)
 
     @property
     def is_creature(self) -> bool:
@@ -201,6 +202,7 @@ class OtherObject:
     dungeon: bool = False
     bottommost_room: bool = False
     trigger_on_stack: bool = False
+    feminine: bool | None = None  # the French gender of its name
 
 
 @dataclass(frozen=True, slots=True)

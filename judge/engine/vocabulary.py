@@ -193,6 +193,7 @@ PERMANENT_FIELDS = (
     "triggered_abilities",
     "dealt_damage_this_turn_by",
     "bestowed",
+    "feminine",
 )
 PRINTED_FIELDS = (
     "types",
@@ -240,6 +241,7 @@ OTHER_FIELDS = (
     "dungeon",
     "bottommost_room",
     "trigger_on_stack",
+    "feminine",
 )
 
 # How the fields of a board file are typed, by name: the compact form reads its words, and the
@@ -280,6 +282,7 @@ BOOL_FIELDS = frozenset(
         "to_command_zone",
         "permanents_to_library",
         "bestowed",
+        "feminine",
         "self",
         "other",
         "attached",
