@@ -23,7 +23,7 @@ from judge.engine.state import (
     StackItem,
     cyclic_gc_paused,
 )
-from judge.engine.vocabulary import CHOICE_FIELDS, LEAVING_KINDS, RulesetName, choice_key
+from judge.engine.vocabulary import CHOICE_FIELDS, RulesetName, choice_key
 from judge.fr import RULESET_WITHOUT_CHOICES, RULESET_WITHOUT_VARIANT_ACTIONS, UNMODELLED_RULES
 
 StopReason: TypeAlias = Literal["choice", "loop", "limit"]
@@ -270,13 +270,14 @@ class _Run:
             outcomes = _run_checks(snap, self.checks)
             findings = [o for o in outcomes if isinstance(o, Finding)]
             self.used_choices.update(f.choice for f in findings if f.choice is not None)
-            needed = _choices_needed(outcomes, findings)
-            if needed:
+            asked = any(isinstance(o, ChoiceNeeded) for o in outcomes)
+            # What the event will really do besides the choices: replacements (a loss
+            # replaced, a destruction regenerated) and prevention applied, as in a pass.
+            event = perform(snap, findings, self.ruleset)[0] if asked else None
+            needed = _choices_needed(outcomes, event.leaving if event else {})
+            if needed and event is not None:
                 self.choices = tuple(needed)
-                # What the event will really do once the choices are made: replacements (a
-                # loss replaced, a destruction regenerated) and prevention applied, as in a
-                # pass.
-                self.pending = tuple(perform(snap, findings, self.ruleset)[0].actions)
+                self.pending = tuple(event.actions)
                 return "choice"
             step = self._step(snap, findings)
             if step == "loop":
@@ -341,15 +342,20 @@ class _Run:
 
 
 def _choices_needed(
-    outcomes: Sequence[Finding | ChoiceNeeded], findings: Sequence[Finding]
+    outcomes: Sequence[Finding | ChoiceNeeded], leaving: Mapping[str, str]
 ) -> list[ChoiceNeeded]:
     """The choices a pass waits for, in the order they are made (704.5u: players without a
-    space sculptor first); none about an object that leaves the battlefield in this event."""
-    leaving = {f.subject for f in findings if not f.note and f.kind in LEAVING_KINDS}
-    needed = [
-        o
-        for o in outcomes
-        if isinstance(o, ChoiceNeeded) and (o.subject is None or o.subject not in leaving)
-    ]
+    space sculptor first). Only those whose outcome depends on them: none about an object
+    that leaves the battlefield in this event anyway, none between objects that all leave
+    (two legends that both have lethal damage)."""
+    needed = []
+    for o in outcomes:
+        if not isinstance(o, ChoiceNeeded):
+            continue
+        if o.subject is not None and o.subject in leaving:
+            continue
+        if o.subject is None and o.options and all(opt in leaving for opt in o.options):
+            continue
+        needed.append(o)
     needed.sort(key=lambda c: (c.order, c.rule, c.player, c.subject or ""))
     return needed

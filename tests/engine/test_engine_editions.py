@@ -207,3 +207,17 @@ def test_cli_refuses_an_unknown_ruleset(tmp_path: Path, capsys: pytest.CaptureFi
     status, err = _sba(path, "fr-2011", capsys)
     assert status == 2
     assert "ni la règle 704 ni la règle 420" in err
+
+
+def test_the_gallery_saga_under_the_2025_wording(
+    english_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """corpus/boards/704-5s-saga-sans-chapitre: sacrificed under fr-2024, kept under the
+    November 2025 wording."""
+    monkeypatch.setenv("JUDGE_HOME", str(english_home))
+    path = Path(__file__).resolve().parents[2] / "corpus/boards/704-5s-saga-sans-chapitre.json"
+    status, out = _sba(path, "en-2025-11-14", capsys)
+    assert status == 0, out
+    data = json.loads(out)
+    assert [a["object"] for p in data["passes"] for a in p["actions"]] == ["histoire"]
+    assert [p["id"] for p in data["board"]["permanents"]] == ["urza"]
