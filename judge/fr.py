@@ -164,6 +164,9 @@ ACTION_LABELS: Final = MappingProxyType(
         "remove_from_game": "retiré de la partie",
         "replace_loss": "défaite remplacée",
         "set_speed": "vitesse 1",
+        "leave_game": "quitte la partie",
+        "revert_control": "revient à son contrôleur précédent",
+        "end_bestow": "redevient une créature",
     }
 )
 ACTION_LABELS_FEMININE: Final = MappingProxyType(
@@ -189,6 +192,9 @@ ACTION_LABELS_INVARIANT: Final = frozenset(
         "choose_sector",
         "replace_loss",
         "set_speed",
+        "leave_game",
+        "revert_control",
+        "end_bestow",
     }
 )
 # Why an action was not performed (the notes of a pass).
@@ -201,11 +207,18 @@ NOTE_LABELS: Final = MappingProxyType(
         "not_prevented": "indestructible sans effet",
         "not_triggered": "ne se déclenche pas",
         "declined": "refusé",
+        "not_replaced": "remplacement sans effet",
     }
 )
 # Counters and dies-trigger keywords (board files use the English terms).
 COUNTER_LABELS: Final = MappingProxyType(
-    {"loyalty": "loyauté", "lore": "histoire", "defense": "défense", "poison": "poison"}
+    {
+        "loyalty": "loyauté",
+        "lore": "histoire",
+        "defense": "défense",
+        "poison": "poison",
+        "shield": "bouclier",
+    }
 )
 ABILITY_LABELS: Final = MappingProxyType({"persist": "survivance", "undying": "immortalité"})
 # Colors, card types and what an Aura can enchant.

@@ -311,12 +311,25 @@ def world_rule(s: Snapshot) -> Iterator[Outcome]:
 # --- 704.5m–p: attachments --------------------------------------------------------------
 
 
+BESTOW_RULE = "702.103f"
+
+
 def aura_illegally_attached(s: Snapshot) -> Iterator[Outcome]:
-    """704.5m — an Aura attached to an illegal object or player, or to nothing."""
+    """704.5m — an Aura attached to an illegal object or player, or to nothing. A bestowed
+    Aura instead becomes unattached and ceases to be bestowed: a creature again (702.103f, an
+    exception to 704.5m)."""
     for p in s.attached:
         if "Aura" in p.subtypes:
             why = aura_illegal_reason(p, s)
-            if why:
+            if why and p.bestowed:
+                yield Finding(
+                    BESTOW_RULE,
+                    ActionKind.END_BESTOW,
+                    p.id,
+                    why=f"{why} ; Aura avec grâce : elle se détache, cesse d'être une Aura "
+                    f"et reste sur le champ de bataille (exception à 704.5m)",
+                )
+            elif why:
                 yield Finding("704.5m", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=why)
 
 

@@ -17,6 +17,7 @@ from typing import TypeAlias
 from judge.engine.rulesets import Ruleset
 from judge.engine.state import (
     Board,
+    ChoiceNeeded,
     Finding,
     OtherObject,
     Permanent,
@@ -25,7 +26,14 @@ from judge.engine.state import (
     TriggeredAbility,
     evolve,
 )
-from judge.engine.vocabulary import ActionKind, FindingKind, NoteKind, SubjectKind, pt_counter
+from judge.engine.vocabulary import (
+    ActionKind,
+    FindingKind,
+    NoteKind,
+    SubjectKind,
+    choice_key,
+    pt_counter,
+)
 from judge.engine.wording import de, fr_list, plural
 from judge.fr import ABILITY_LABELS, ZONE_LABELS
 from judge.rules.numbers import sort_key
@@ -69,6 +77,13 @@ class Event:
     losers: list[str] = field(default_factory=list)
     life: dict[str, int] = field(default_factory=dict)
     speed: dict[str, int] = field(default_factory=dict)
+    control: dict[str, str] = field(default_factory=dict)  # 800.4a: control reverts
+    effects_ended: set[str] = field(default_factory=set)  # 800.4a: effects giving control
+    left_game: set[str] = field(default_factory=set)  # players whose stack objects go
+    unbestow: set[str] = field(default_factory=set)  # 702.103f: becomes a creature again
+    clear_damage: set[str] = field(default_factory=set)  # 702.89a: umbra armor
+    choices: list[ChoiceNeeded] = field(default_factory=list)  # 616.1: order of replacements
+    used_choices: set[str] = field(default_factory=set)
     triggers: list[Trigger] = field(default_factory=list)
 
 
@@ -110,6 +125,9 @@ def perform(
     # Objects, in id order.
     for oid in sorted(by_object):
         _perform_on_object(snap, ev, by_object[oid])
+    if ev.losers and len(snap.board.players) > 2 and snap.variant != "two-headed-giant":
+        for loser in sorted(set(ev.losers)):
+            _leave_game(snap, ev, loser)
     new_board, changed = _next_board(snap, ev, ruleset)
     ev.actions.sort(key=_finding_order)
     ev.notes.sort(key=_finding_order)
@@ -224,12 +242,62 @@ def _replace_loss(
         )
 
 
+# --- 800.4a: a player leaves a multiplayer game ---------------------------------------
+
+LEAVE_RULE = "800.4a"
+
+
+def _leave_game(snap: Snapshot, ev: Event, loser: str) -> None:
+    """800.4a — the objects the loser owns leave the game, effects giving the loser control
+    end (control reverts), the loser's objects on the stack cease to exist, and whatever the
+    loser still controls is exiled."""
+    why = f"{loser} a perdu et quitte la partie"
+    board = snap.board
+    ended = [e for e in board.continuous_effects if e.control == loser]
+    ev.effects_ended.update(e.id for e in ended)
+    stolen = {i for e in ended for i in (e.affects.ids or ())}
+    for p in board.permanents:
+        if p.owner == loser:
+            ev.leaving[p.id] = "gone"
+            ev.actions.append(Finding(LEAVE_RULE, ActionKind.LEAVE_GAME, p.id, why=why))
+            continue
+        controller = snap.permanents[p.id].controller
+        if p.id in stolen or (p.controller == loser and p.entered_under not in (None, loser)):
+            back = p.entered_under or p.owner
+            ev.control[p.id] = back
+            ev.actions.append(
+                Finding(LEAVE_RULE, ActionKind.REVERT_CONTROL, p.id, why=f"{why} : "
+                        f"l'effet qui lui en donnait le contrôle prend fin", value=back)
+            )  # fmt: skip
+        elif controller == loser:
+            ev.leaving.setdefault(p.id, "exile")
+            ev.actions.append(
+                Finding(LEAVE_RULE, ActionKind.EXILE, p.id, why=f"{why} ; {loser} le contrôlait")
+            )
+    for o in board.other_zones:
+        if o.owner == loser and o.id not in ev.gone:
+            ev.gone.add(o.id)
+            ev.actions.append(Finding(LEAVE_RULE, ActionKind.LEAVE_GAME, o.id, why=why))
+    if any(item.controller == loser for item in board.stack):
+        ev.left_game.add(loser)
+
+
 # --- what happens to an object ---------------------------------------------------------
+
+
+REGENERATION = "regeneration"
+UMBRA_ARMOR = "umbra armor"
+UMBRA_RULE = "702.89a"
+ORDER_RULE = "616.1"
+SHIELD_RULE = "122.1c"
 
 
 def _destroy(snap: Snapshot, ev: Event, findings: Sequence[Finding]) -> None:
     """Destroy a permanent once for all its reasons, unless it is indestructible (the
-    destruction does not happen) or a regeneration shield replaces it."""
+    destruction does not happen) or a replacement applies: a regeneration shield, or an Aura
+    with umbra armor attached to it (702.89a). With several, its controller chooses which
+    applies (616.1e), and the board must say it (`choices`, rule 616.1). A shield counter
+    replaces only a destruction by an effect (122.1c): not these."""
     perm = snap.permanents.get(findings[0].subject)
     if perm is None:
         return
@@ -243,28 +311,97 @@ def _destroy(snap: Snapshot, ev: Event, findings: Sequence[Finding]) -> None:
                 why=f"{merged.why} ; indestructible : la destruction n'a pas lieu",
             )
         )
-    elif perm.regeneration_shields > 0:
-        ev.actions.append(
-            replace(
-                merged,
-                kind=ActionKind.REGENERATE,
-                why=f"{merged.why} ; un bouclier de régénération remplace la destruction "
-                f"(la créature est engagée, ses blessures retirées, elle est retirée du "
-                f"combat)",
-            )
-        )
+        return
+    if perm.counter("shield"):
         ev.notes.append(
-            replace(
-                merged,
-                kind=NoteKind.REPLACED,
+            Finding(
+                SHIELD_RULE,
+                NoteKind.NOT_REPLACED,
+                perm.id,
+                why=f"{plural(perm.counter('shield'), 'marqueur bouclier', 'marqueurs bouclier')}"
+                f" : il ne remplace que la destruction par un effet, pas par une action basée "
+                f"sur un état",
                 note=True,
-                why=f"{merged.why} ; destruction remplacée par la régénération",
             )
         )
-        ev.regenerate.add(perm.id)
+    options = _replacements(snap, perm)
+    chosen = options[0] if len(options) == 1 else snap.board.choices.replacements.get(perm.id)
+    if len(options) > 1 and chosen not in options:
+        ev.choices.append(
+            ChoiceNeeded(
+                ORDER_RULE,
+                perm.controller,
+                f"le remplacement de la destruction {de(snap.label(perm.id))} à appliquer",
+                tuple(options),
+                perm.id,
+                f"{merged.why} ; plusieurs effets de remplacement s'appliquent ; le contrôleur "
+                f"du permanent choisit",
+            )
+        )
+        return
+    if len(options) > 1:
+        ev.used_choices.add(choice_key(ORDER_RULE, perm.id))
+    if chosen == REGENERATION:
+        _regenerate(ev, perm, merged)
+    elif chosen is not None:
+        _umbra_armor(snap, ev, perm, merged, chosen)
     else:
         ev.actions.append(merged)
         ev.leaving[perm.id] = "graveyard"
+
+
+def _replacements(snap: Snapshot, perm: Permanent) -> list[str]:
+    """What may replace the destruction of `perm`: "regeneration", and the ids of the Auras
+    with umbra armor attached to it."""
+    out = [REGENERATION] if perm.regeneration_shields > 0 else []
+    out += sorted(
+        a.id for a in snap.attached if a.attached_to == perm.id and UMBRA_ARMOR in a.keywords
+    )
+    return out
+
+
+def _regenerate(ev: Event, perm: Permanent, merged: Finding) -> None:
+    ev.actions.append(
+        replace(
+            merged,
+            kind=ActionKind.REGENERATE,
+            why=f"{merged.why} ; un bouclier de régénération remplace la destruction "
+            f"(la créature est engagée, ses blessures retirées, elle est retirée du "
+            f"combat)",
+        )
+    )
+    ev.notes.append(
+        replace(
+            merged,
+            kind=NoteKind.REPLACED,
+            note=True,
+            why=f"{merged.why} ; destruction remplacée par la régénération",
+        )
+    )
+    ev.regenerate.add(perm.id)
+
+
+def _umbra_armor(snap: Snapshot, ev: Event, perm: Permanent, merged: Finding, aura: str) -> None:
+    """702.89a: instead, all damage is removed from the permanent and the Aura is destroyed."""
+    ev.actions.append(
+        Finding(
+            UMBRA_RULE,
+            ActionKind.DESTROY,
+            aura,
+            why=f"armure d'ombre : détruite à la place {de(snap.label(perm.id))}, dont les "
+            f"blessures sont retirées",
+        )
+    )
+    ev.notes.append(
+        replace(
+            merged,
+            kind=NoteKind.REPLACED,
+            note=True,
+            why=f"{merged.why} ; destruction remplacée par l'armure d'ombre de {snap.label(aura)}",
+        )
+    )
+    ev.leaving[aura] = "graveyard"
+    ev.clear_damage.add(perm.id)
 
 
 def _unattach(snap: Snapshot, ev: Event, findings: Sequence[Finding]) -> None:
@@ -299,6 +436,10 @@ def _set_protector(ev: Event, f: Finding) -> None:
         ev.protector[f.subject] = f.value
 
 
+def _end_bestow(ev: Event, f: Finding) -> None:
+    ev.unbestow.add(f.subject)
+
+
 def _set_speed(ev: Event, f: Finding) -> None:
     ev.speed[f.subject] = int(f.value or 1)
 
@@ -324,6 +465,7 @@ _EFFECTS: Mapping[FindingKind, Callable[[Event, Finding], None]] = MappingProxyT
         ActionKind.CHOOSE_PROTECTOR: _set_protector,
         ActionKind.CHOOSE_SECTOR: _set_sector,
         ActionKind.SET_SPEED: _set_speed,
+        ActionKind.END_BESTOW: _end_bestow,
     }
 )
 
@@ -478,13 +620,22 @@ def _next_board(snap: Snapshot, ev: Event, ruleset: Ruleset) -> tuple[Board, boo
     new_board = replace(
         board, players=tuple(players), permanents=tuple(permanents), other_zones=tuple(others)
     )
+    if ev.effects_ended or ev.left_game:  # 800.4a
+        new_board = replace(
+            new_board,
+            continuous_effects=tuple(
+                e for e in board.continuous_effects if e.id not in ev.effects_ended
+            ),
+            stack=tuple(s for s in board.stack if s.controller not in ev.left_game),
+        )
+        changed = True
     return new_board, changed or others_changed or players_changed
 
 
 def _touched(snap: Snapshot, ev: Event) -> set[str]:
     """The permanents that stay on the battlefield but change."""
     touched = ev.regenerate | ev.unattach | ev.remove.keys() | ev.protector.keys()
-    touched |= ev.sector.keys()
+    touched |= ev.sector.keys() | ev.control.keys() | ev.clear_damage | ev.unbestow
     touched.update(p.id for p in snap.damaged if p.deathtouch_damage)
     if ev.leaving:
         touched.update(
@@ -509,6 +660,9 @@ def _next_permanents(
     left: list[tuple[Permanent, str]] = []
     for p in board.permanents:
         pid = p.id
+        if pid in leaving and leaving[pid] == "gone":  # left the game with its owner
+            changed = True
+            continue
         if pid in leaving:
             zone = leaving[pid]
             arrived.append(
@@ -558,6 +712,18 @@ def _permanent_changes(p: Permanent, ev: Event) -> dict[str, object]:
         changes["protector"] = ev.protector[pid]
     if pid in ev.sector:
         changes["sector"] = ev.sector[pid]
+    if pid in ev.control:
+        changes["controller"] = ev.control[pid]
+    if pid in ev.clear_damage:
+        changes["damage"] = 0
+    if pid in ev.unbestow:  # 702.103f: an enchantment creature again
+        changes.update(
+            bestowed=False,
+            attached_to=None,
+            enchant=frozenset(),
+            types=p.types | {"creature"},
+            subtypes=tuple(t for t in p.subtypes if t != "Aura"),
+        )
     return changes
 
 

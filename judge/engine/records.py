@@ -499,6 +499,8 @@ def _check_permanent_needs(r: Reader, fields: Mapping[str, Any]) -> None:
     subtypes: tuple[str, ...] = fields.get("subtypes", ())
     printed: Printed | None = fields.get("printed")
     printed_toughness = printed is not None and "toughness" in printed.keys
+    if fields.get("bestowed") and fields.get("toughness") is None and not printed_toughness:
+        raise r.fail("toughness", "obligatoire pour une Aura avec grâce (celle de la créature)")
     if "creature" in types and fields.get("toughness") is None and not printed_toughness:
         raise r.fail("toughness", "obligatoire pour une créature (valeur actuelle)")
     enchant: frozenset[str] = fields.get("enchant", _EMPTY_WORDS)
@@ -573,6 +575,7 @@ class _ChoicesRead:
     sectors: dict[str, str]
     protectors: dict[tuple[str, str], str]
     moves: dict[str, bool]
+    replacements: dict[str, str]
 
 
 def _choose_legend(r: Reader, rule: str, check: RefCheck, out: _ChoicesRead) -> None:
@@ -610,6 +613,17 @@ def _choose_command_zone(r: Reader, rule: str, check: RefCheck, out: _ChoicesRea
     out.moves[ident] = value
 
 
+def _choose_replacement(r: Reader, rule: str, check: RefCheck, out: _ChoicesRead) -> None:
+    """616.1: the replacement effect that applies to a permanent's destruction
+    ("regeneration" or the id of an Aura with umbra armor)."""
+    ident = r.string("object", required=True)
+    check(r.where, "object", ident, "permanent")
+    apply = r.string("apply", required=True)
+    if apply != "regeneration":
+        check(r.where, "apply", apply, "permanent")
+    out.replacements[ident] = apply
+
+
 _CHOICE_READERS: Mapping[str, Callable[[Reader, str, RefCheck, _ChoicesRead], None]] = (
     MappingProxyType(
         {
@@ -618,13 +632,14 @@ _CHOICE_READERS: Mapping[str, Callable[[Reader, str, RefCheck, _ChoicesRead], No
             "704.5w": _choose_protector,
             "704.5x": _choose_protector,
             "704.6d": _choose_command_zone,
+            "616.1": _choose_replacement,
         }
     )
 )
 
 
 def read_choices(items: list[Any], warnings: list[str], check: RefCheck) -> Choices:
-    out = _ChoicesRead(set(), {}, {}, {})
+    out = _ChoicesRead(set(), {}, {}, {}, {})
     raw: list[Mapping[str, Any]] = []
     seen: dict[str, str] = {}
     for i, item in enumerate(items):
@@ -654,7 +669,14 @@ def read_choices(items: list[Any], warnings: list[str], check: RefCheck) -> Choi
         _CHOICE_READERS[rule](r, rule, check, out)
         # Only the known fields: the others were reported as ignored.
         raw.append({k: v for k, v in data.items() if k in kept})
-    return Choices(frozenset(out.keep), out.sectors, out.protectors, out.moves, tuple(raw))
+    return Choices(
+        frozenset(out.keep),
+        out.sectors,
+        out.protectors,
+        out.moves,
+        out.replacements,
+        tuple(raw),
+    )
 
 
 # --- continuous effects --------------------------------------------------------------

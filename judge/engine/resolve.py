@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeAlias
 
-from judge.engine.perform import Trigger, perform
+from judge.engine.perform import Event, Trigger, perform
 from judge.engine.rulesets import RULESETS, Ruleset, find_ruleset
 from judge.engine.state import (
     Board,
@@ -108,8 +108,8 @@ def next_event(
     rs = ruleset_of(board, ruleset)
     snap = Snapshot(board)
     outcomes = _run_checks(snap, rs.checks_for(board.variant))
-    choices = [o for o in outcomes if isinstance(o, ChoiceNeeded)]
     ev, _, _ = perform(snap, [o for o in outcomes if isinstance(o, Finding)], rs)
+    choices = [o for o in outcomes if isinstance(o, ChoiceNeeded)] + ev.choices
     return ev.actions, choices
 
 
@@ -180,6 +180,8 @@ def _choice_never_applies(
                 f"aucun autre permanent légendaire nommé « {perm.name} » n'est contrôlé par "
                 f"{perm.controller}"
             )
+    elif rule == "616.1":
+        return None  # whether a replacement applies depends on the passes
     elif rule == "704.5u":
         if not perm.is_creature:
             return f"« {label} » n'est pas une créature"
@@ -270,26 +272,25 @@ class _Run:
             outcomes = _run_checks(snap, self.checks)
             findings = [o for o in outcomes if isinstance(o, Finding)]
             self.used_choices.update(f.choice for f in findings if f.choice is not None)
-            asked = any(isinstance(o, ChoiceNeeded) for o in outcomes)
             # What the event will really do besides the choices: replacements (a loss
             # replaced, a destruction regenerated) and prevention applied, as in a pass.
-            event = perform(snap, findings, self.ruleset)[0] if asked else None
-            needed = _choices_needed(outcomes, event.leaving if event else {})
-            if needed and event is not None:
+            ev, new_board, changed = perform(snap, findings, self.ruleset)
+            self.used_choices.update(ev.used_choices)
+            needed = _choices_needed([*outcomes, *ev.choices], ev.leaving)
+            if needed:
                 self.choices = tuple(needed)
-                self.pending = tuple(event.actions)
+                self.pending = tuple(ev.actions)
                 return "choice"
-            step = self._step(snap, findings)
+            step = self._step(ev, new_board, changed)
             if step == "loop":
                 return "loop"
             if step == "done":
                 return None
         return "limit"
 
-    def _step(self, snap: Snapshot, findings: Sequence[Finding]) -> _Step:
-        """One pass: perform what applies; when nothing is performed, put the waiting
-        triggers on the stack (and go on) or stop."""
-        ev, new_board, changed = perform(snap, findings, self.ruleset)
+    def _step(self, ev: Event, new_board: Board, changed: bool) -> _Step:
+        """One pass: what the event performed becomes the board; when nothing is performed,
+        put the waiting triggers on the stack (and go on) or stop."""
         notes = self._fresh(ev.notes)
         self.board = new_board
         if ev.actions:

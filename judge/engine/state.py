@@ -220,6 +220,7 @@ class Choices:
     sectors: Mapping[ObjectId, str] = field(default_factory=dict)
     protectors: Mapping[tuple[str, ObjectId], PlayerName] = field(default_factory=dict)
     commander_moves: Mapping[ObjectId, bool] = field(default_factory=dict)
+    replacements: Mapping[ObjectId, str] = field(default_factory=dict)  # 616.1: which applies
     raw: tuple[Mapping[str, Any], ...] = ()
 
 

@@ -56,6 +56,9 @@ class ActionKind(StrEnum):
     REMOVE_FROM_GAME = "remove_from_game"
     REPLACE_LOSS = "replace_loss"
     SET_SPEED = "set_speed"
+    LEAVE_GAME = "leave_game"  # 800.4a: an object leaves the game with its owner
+    REVERT_CONTROL = "revert_control"  # 800.4a: an effect giving control ends
+    END_BESTOW = "end_bestow"  # 702.103f: a bestowed Aura unattached becomes a creature
 
 
 class NoteKind(StrEnum):
@@ -68,6 +71,7 @@ class NoteKind(StrEnum):
     NOT_PREVENTED = "not_prevented"
     NOT_TRIGGERED = "not_triggered"
     DECLINED = "declined"
+    NOT_REPLACED = "not_replaced"  # a replacement effect that does not apply to this event
 
 
 FindingKind: TypeAlias = ActionKind | NoteKind
@@ -114,6 +118,7 @@ CHOICE_FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "704.5w": ("battle", "protector"),
         "704.5x": ("battle", "protector"),
         "704.6d": ("commander", "to_command_zone"),
+        "616.1": ("object", "apply"),
     }
 )
 
