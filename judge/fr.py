@@ -109,6 +109,8 @@ VARIANT_LABELS: Final = MappingProxyType(
         "normal": "partie normale",
         "two-headed-giant": "Troll à deux têtes",
         "commander": "Commander",
+        "archenemy": "Archenemy",
+        "planechase": "Planechase",
     }
 )
 ZONE_LABELS: Final = MappingProxyType(
@@ -167,6 +169,8 @@ ACTION_LABELS: Final = MappingProxyType(
         "leave_game": "quitte la partie",
         "revert_control": "revient à son contrôleur précédent",
         "end_bestow": "redevient une créature",
+        "scheme_to_bottom": "mis face cachée sous son paquet de machinations",
+        "planeswalk": "change de plan",
     }
 )
 ACTION_LABELS_FEMININE: Final = MappingProxyType(
@@ -179,6 +183,7 @@ ACTION_LABELS_FEMININE: Final = MappingProxyType(
         "move_to_command_zone": "mise dans la zone de commandement",
         "exile": "exilée",
         "remove_from_game": "retirée de la partie",
+        "scheme_to_bottom": "mise face cachée sous son paquet de machinations",
     }
 )
 # The action labels that do not agree with the object (a verb, or a noun with its own
@@ -195,6 +200,7 @@ ACTION_LABELS_INVARIANT: Final = frozenset(
         "leave_game",
         "revert_control",
         "end_bestow",
+        "planeswalk",
     }
 )
 # Why an action was not performed (the notes of a pass).
@@ -275,6 +281,8 @@ CHECK_LABELS: Final = MappingProxyType(
         "704.6b": "équipe à quinze marqueurs poison",
         "704.6c": "21 blessures de commandant",
         "704.6d": "commandant vers la zone de commandement",
+        "704.6e": "machination face visible",
+        "704.6f": "phénomène face visible",
         "420.5": "hors du texte de 420.5",
         "420.5a": "0 point de vie ou moins",
         "420.5b": "endurance 0 ou moins",

@@ -35,7 +35,9 @@ from judge.fr import BOARD_SHLEX_ERRORS
 _PT = re.compile(r"^(-?[0-9]+)/(-?[0-9]+)$")
 _PLAIN = re.compile(r"[\w.+/:,!*-]+")
 # Lines that set one top-level field.
-_HEADERS = frozenset({"ruleset", "variant", "active_player", "description"})
+_HEADERS = frozenset(
+    {"ruleset", "variant", "active_player", "description", "archenemy", "planar_controller"}
+)
 # Lines that add a record: the section it goes to and the field its first word fills.
 _SECTIONS = MappingProxyType(
     {
@@ -240,7 +242,8 @@ def dict_to_compact(data: dict[str, Any]) -> str:
     """The compact text of a board in its file structure (`board_to_dict`): `parse_compact`
     reads it back into the same structure."""
     lines = [f"{k} {_quote(str(data[k]))}" for k in ("ruleset", "variant") if k in data]
-    lines += [f"{k} {_quote(str(data[k]))}" for k in ("active_player", "description") if k in data]
+    heads = ("active_player", "archenemy", "planar_controller", "description")
+    lines += [f"{k} {_quote(str(data[k]))}" for k in heads if k in data]
     for head, (section, first) in _SECTIONS.items():
         if head == "permanent":
             continue

@@ -762,12 +762,76 @@ def commander_to_command_zone(s: Snapshot) -> Iterator[Outcome]:
             )
 
 
+# --- 704.6e–f: Archenemy and Planechase -------------------------------------------------
+
+
+def scheme_face_up(s: Snapshot) -> Iterator[Outcome]:
+    """704.6e — Archenemy: a non-ongoing scheme face up in the command zone, with no
+    triggered ability of any scheme on the stack or waiting, is turned face down and put on
+    the bottom of its owner's scheme deck."""
+    schemes = [o for o in s.board.other_zones if o.scheme]
+    ids = {o.id for o in schemes}
+    pending = [o.id for o in schemes if o.trigger_on_stack]
+    pending += [i.source for i in s.board.stack if i.source in ids]
+    for o in schemes:
+        if not (o.face_up and o.zone == "command") or o.ongoing:
+            continue
+        if pending:
+            yield Finding(
+                "704.6e",
+                NoteKind.NOT_APPLICABLE,
+                o.id,
+                why=f"machination face visible, mais une capacité déclenchée de "
+                f"{', '.join(sorted(set(pending)))} est sur la pile ou attend d'y être mise",
+                note=True,
+            )
+        else:
+            yield Finding(
+                "704.6e",
+                ActionKind.SCHEME_TO_BOTTOM,
+                o.id,
+                why="machination non continue face visible dans la zone de commandement",
+            )
+
+
+def phenomenon_face_up(s: Snapshot) -> Iterator[Outcome]:
+    """704.6f — Planechase: a phenomenon face up in the command zone that is not the source
+    of a triggered ability on the stack: the planar controller planeswalks."""
+    board = s.board
+    controller = board.planar_controller or board.active_player or board.players[0].name
+    for o in board.other_zones:
+        if not (o.phenomenon and o.face_up and o.zone == "command"):
+            continue
+        if o.trigger_on_stack:
+            yield Finding(
+                "704.6f",
+                NoteKind.NOT_APPLICABLE,
+                o.id,
+                why="phénomène face visible, mais sa capacité déclenchée est encore sur la pile",
+                note=True,
+            )
+        else:
+            yield Finding(
+                "704.6f",
+                ActionKind.PLANESWALK,
+                controller,
+                "player",
+                f"le phénomène {o.name} ({o.id}) est face visible dans la zone de commandement ; "
+                f"{controller}, contrôleur planaire, change de plan",
+                value=o.id,
+            )
+
+
 # --- the registry ----------------------------------------------------------------
 
 REGISTRY: tuple[Check, ...] = (
     Check("704.5a", player_zero_or_less_life),
     Check("704.5b", player_drew_from_empty_library),
-    Check("704.5c", player_ten_or_more_poison, frozenset({"normal", "commander"})),
+    Check(
+        "704.5c",
+        player_ten_or_more_poison,
+        frozenset({"normal", "commander", "archenemy", "planechase"}),
+    ),
     Check("704.5d", token_outside_battlefield),
     Check("704.5e", copy_outside_allowed_zone),
     Check("704.5f", creature_zero_or_less_toughness),
@@ -792,6 +856,8 @@ REGISTRY: tuple[Check, ...] = (
     Check("704.6b", team_fifteen_or_more_poison, frozenset({"two-headed-giant"})),
     Check("704.6c", commander_damage_21, frozenset({"commander"})),
     Check("704.6d", commander_to_command_zone, frozenset({"commander"})),
+    Check("704.6e", scheme_face_up, frozenset({"archenemy"})),
+    Check("704.6f", phenomenon_face_up, frozenset({"planechase"})),
 )
 
 # Rules the loop and the replacements cite besides the registry.

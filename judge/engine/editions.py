@@ -23,7 +23,9 @@ from judge.rules.text import fold_chars
 
 _2HG: frozenset[Variant] = frozenset({"two-headed-giant"})
 _CMD: frozenset[Variant] = frozenset({"commander"})
-_NOT_2HG: frozenset[Variant] = frozenset({"normal", "commander"})
+_NOT_2HG: frozenset[Variant] = frozenset({"normal", "commander", "archenemy", "planechase"})
+_ARCH: frozenset[Variant] = frozenset({"archenemy"})
+_PLANES: frozenset[Variant] = frozenset({"planechase"})
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,17 @@ MODERN: tuple[Candidate, ...] = (
         _w(r"commander is in a graveyard or in exile|commandant est dans un cimetiere"),
         _CMD,
         True,
+    ),
+)
+MODERN += (
+    Candidate(
+        "704.6e", current.scheme_face_up, _w(r"scheme card is face up|carte de machination"), _ARCH
+    ),
+    Candidate(
+        "704.6f",
+        current.phenomenon_face_up,
+        _w(r"phenomenon card is face up|carte de phenomene"),
+        _PLANES,
     ),
 )
 PRE2009: tuple[Candidate, ...] = (

@@ -38,7 +38,7 @@ def is_feminine(p: Permanent | OtherObject) -> bool:
     if p.feminine is not None:
         return p.feminine
     if isinstance(p, OtherObject):
-        return False
+        return p.scheme  # une machination
     if "Aura" in p.subtypes or "Saga" in p.subtypes:
         return True
     return "battle" in p.types and "Siege" not in p.subtypes

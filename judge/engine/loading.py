@@ -170,8 +170,10 @@ class _BoardLoader:
         stack = self._stack()
         effects = self._effects()
         active = top.opt_string("active_player")
-        if active is not None and active not in self.names:
-            raise top.fail("active_player", f"joueur « {active} » inconnu")
+        for key in ("active_player", "archenemy", "planar_controller"):
+            who = top.opt_string(key)
+            if who is not None and who not in self.names:
+                raise top.fail(key, f"joueur « {who} » inconnu")
         description = self.data.get("description")
         if description is not None and not isinstance(description, str):
             raise top.fail("description", "une chaîne attendue")
@@ -187,6 +189,8 @@ class _BoardLoader:
             active_player=active,
             description=description,
             continuous_effects=effects,
+            archenemy=top.opt_string("archenemy"),
+            planar_controller=top.opt_string("planar_controller"),
         )
         return LoadedBoard(board, tuple(self.warnings))
 
@@ -594,6 +598,9 @@ def board_to_dict(board: Board) -> dict[str, Any]:
         d["description"] = board.description
     if board.active_player:
         d["active_player"] = board.active_player
+    for key in ("archenemy", "planar_controller"):
+        if getattr(board, key) is not None:
+            d[key] = getattr(board, key)
     d["players"] = [player_to_dict(p) for p in board.players]
     if board.teams:
         d["teams"] = [

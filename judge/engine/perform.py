@@ -80,6 +80,7 @@ class Event:
     control: dict[str, str] = field(default_factory=dict)  # 800.4a: control reverts
     effects_ended: set[str] = field(default_factory=set)  # 800.4a: effects giving control
     left_game: set[str] = field(default_factory=set)  # players whose stack objects go
+    face_down: set[str] = field(default_factory=set)  # 704.6e, 704.6f
     unbestow: set[str] = field(default_factory=set)  # 702.103f: becomes a creature again
     clear_damage: set[str] = field(default_factory=set)  # 702.89a: umbra armor
     choices: list[ChoiceNeeded] = field(default_factory=list)  # 616.1: order of replacements
@@ -436,6 +437,11 @@ def _set_protector(ev: Event, f: Finding) -> None:
         ev.protector[f.subject] = f.value
 
 
+def _face_down(ev: Event, f: Finding) -> None:
+    """704.6e, 704.6f: the card is turned face down, to the bottom of its deck."""
+    ev.face_down.add(f.value if f.kind == ActionKind.PLANESWALK and f.value else f.subject)
+
+
 def _end_bestow(ev: Event, f: Finding) -> None:
     ev.unbestow.add(f.subject)
 
@@ -466,6 +472,8 @@ _EFFECTS: Mapping[FindingKind, Callable[[Event, Finding], None]] = MappingProxyT
         ActionKind.CHOOSE_SECTOR: _set_sector,
         ActionKind.SET_SPEED: _set_speed,
         ActionKind.END_BESTOW: _end_bestow,
+        ActionKind.SCHEME_TO_BOTTOM: _face_down,
+        ActionKind.PLANESWALK: _face_down,
     }
 )
 
@@ -738,7 +746,10 @@ def _next_others(
         if o.id in ev.gone:
             changed = True
             continue
-        if o.id in ev.to_command:
+        if o.id in ev.face_down:
+            others.append(evolve(o, {"face_up": False, "moved_since_last_check": False}))
+            changed = True
+        elif o.id in ev.to_command:
             others.append(evolve(o, {"zone": "command", "moved_since_last_check": False}))
             changed = True
         elif o.moved_since_last_check:

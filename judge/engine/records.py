@@ -557,6 +557,10 @@ def read_other(r: Reader) -> OtherObject:
         bottommost_room=r.boolean("bottommost_room"),
         trigger_on_stack=r.boolean("trigger_on_stack"),
         feminine=r.boolean("feminine") if r.data.get("feminine") is not None else None,
+        scheme=r.boolean("scheme"),
+        ongoing=r.boolean("ongoing"),
+        face_up=r.boolean("face_up"),
+        phenomenon=r.boolean("phenomenon"),
     )
 
 

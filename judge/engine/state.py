@@ -203,6 +203,10 @@ class OtherObject:
     bottommost_room: bool = False
     trigger_on_stack: bool = False
     feminine: bool | None = None  # the French gender of its name
+    scheme: bool = False  # Archenemy: a scheme card (704.6e)
+    ongoing: bool = False
+    face_up: bool = False
+    phenomenon: bool = False  # Planechase: a phenomenon card (704.6f)
 
 
 @dataclass(frozen=True, slots=True)
@@ -237,6 +241,8 @@ class Board:
     active_player: PlayerName | None = None
     description: str | None = None
     continuous_effects: tuple[ContinuousEffect, ...] = ()
+    archenemy: PlayerName | None = None
+    planar_controller: PlayerName | None = None  # default: the active player (901.6)
 
 
 # --- what checks return -------------------------------------------------------------

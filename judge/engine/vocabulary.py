@@ -12,7 +12,7 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Literal, TypeAlias, get_args
 
-Variant: TypeAlias = Literal["normal", "two-headed-giant", "commander"]
+Variant: TypeAlias = Literal["normal", "two-headed-giant", "commander", "archenemy", "planechase"]
 Zone: TypeAlias = Literal["library", "hand", "graveyard", "exile", "stack", "command"]
 ObjectId: TypeAlias = str
 PlayerName: TypeAlias = str
@@ -59,6 +59,8 @@ class ActionKind(StrEnum):
     LEAVE_GAME = "leave_game"  # 800.4a: an object leaves the game with its owner
     REVERT_CONTROL = "revert_control"  # 800.4a: an effect giving control ends
     END_BESTOW = "end_bestow"  # 702.103f: a bestowed Aura unattached becomes a creature
+    SCHEME_TO_BOTTOM = "scheme_to_bottom"  # 704.6e: turned face down, bottom of the deck
+    PLANESWALK = "planeswalk"  # 704.6f: the planar controller planeswalks
 
 
 class NoteKind(StrEnum):
@@ -145,6 +147,8 @@ TOP_LEVEL_FIELDS = frozenset(
         "description",
         "expected",
         "continuous_effects",
+        "archenemy",
+        "planar_controller",
     }
 )
 PLAYER_FIELDS = (
@@ -247,6 +251,10 @@ OTHER_FIELDS = (
     "bottommost_room",
     "trigger_on_stack",
     "feminine",
+    "scheme",
+    "ongoing",
+    "face_up",
+    "phenomenon",
 )
 
 # How the fields of a board file are typed, by name: the compact form reads its words, and the
@@ -288,6 +296,10 @@ BOOL_FIELDS = frozenset(
         "permanents_to_library",
         "bestowed",
         "feminine",
+        "scheme",
+        "ongoing",
+        "face_up",
+        "phenomenon",
         "self",
         "other",
         "attached",
