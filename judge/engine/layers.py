@@ -13,7 +13,7 @@ and, for the explanations, where each toughness comes from (`Origin`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from judge.engine.state import Board, ContinuousEffect, Permanent, TriggeredAbility, evolve
@@ -40,7 +40,7 @@ class Origin:
         return text
 
 
-@dataclass
+@dataclass(slots=True)
 class _Work:
     """One permanent's characteristics while the layers apply."""
 
@@ -55,6 +55,7 @@ class _Work:
     toughness: int | None
     counters_in_base: bool  # the stated power and toughness already count the counters
     lost_all: bool = False
+    base_shown: bool = True  # the explanation starts from the printed or stated value
     parts: list[str] = field(default_factory=list)
     ended: list[str] = field(default_factory=list)
     touched: bool = False
@@ -93,14 +94,22 @@ def _start(p: Permanent) -> _Work:
         if "power" in keys:
             w.power = pr.power if pr.power is not None else 0
     if pr is not None and "toughness" in keys:
-        star = pr.toughness is None
         w.toughness = 0 if pr.toughness is None else pr.toughness
         w.counters_in_base = False
-        w.parts.append("* (0 sans capacité qui la définit)" if star else f"{w.toughness} de base")
         w.touched = True
-    elif p.toughness is not None:
-        w.parts.append(f"{p.toughness} indiquée par le plateau")
     return w
+
+
+def _base_part(p: Permanent) -> str | None:
+    """Where the explanation of a toughness starts (made only for the permanents shown)."""
+    pr = p.printed
+    if pr is not None and "toughness" in pr.keys:
+        return (
+            "* (0 sans capacité qui la définit)"
+            if pr.toughness is None
+            else f"{pr.toughness} de base"
+        )
+    return None if p.toughness is None else f"{p.toughness} indiquée par le plateau"
 
 
 class _Layers:
@@ -113,14 +122,18 @@ class _Layers:
         self.names.update((o.id, o.name) for o in board.other_zones)
         self.owners = {o.id: o.owner for o in board.other_zones}
         self.order = {e.id: i for i, e in enumerate(board.continuous_effects)}
+        self.labels: dict[str, str] = {}  # effect id -> French label, made once
 
     def source_label(self, e: ContinuousEffect) -> str:
         name = self.names.get(e.source, e.source)
         return name if name == e.source else f"{name} ({e.source})"
 
     def effect_label(self, e: ContinuousEffect) -> str:
-        what = f"« {e.text} »" if e.text else e.id
-        return f"l'effet {what} {de(self.source_label(e))}"
+        label = self.labels.get(e.id)
+        if label is None:
+            what = f"« {e.text} »" if e.text else e.id
+            label = self.labels[e.id] = f"l'effet {what} {de(self.source_label(e))}"
+        return label
 
     def timestamp(self, e: ContinuousEffect) -> tuple[int, int]:
         if e.timestamp is not None:
@@ -190,8 +203,11 @@ class _Layers:
             effects = sorted(by_layer[layer], key=self.timestamp)
             if layer == "6":
                 effects = self.dependency_order(effects)
-            for e in effects:
-                self.apply(layer, e)
+            if layer == "7c":
+                self.modify_all(effects)
+            else:
+                for e in effects:
+                    self.apply(layer, e)
             if layer == "7b":
                 self.counters()
 
@@ -227,6 +243,62 @@ class _Layers:
             w.touched = True
             _APPLY[layer](self, e, w)
 
+    def modify_all(self, effects: Sequence[ContinuousEffect]) -> None:
+        """Layer 7c: modifications add up whatever their order (613.4c), so identical static
+        effects (same filter, controller and amounts: a hundred lords) are applied together,
+        once per permanent — the cost grows with permanents × distinct effects."""
+        groups: dict[tuple[object, ...], list[ContinuousEffect]] = {}
+        for e in effects:
+            a = e.affects
+            if e.kind == "static" and not (a.self_ or a.attached or a.ids is not None):
+                key: tuple[object, ...] = (
+                    a,
+                    self.controller_of(e),
+                    e.power,
+                    e.toughness,
+                    self.exists(e),
+                )
+            else:
+                key = (e.id,)
+            groups.setdefault(key, []).append(e)
+        for group in groups.values():
+            if len(group) == 1:
+                self.apply("7c", group[0])
+            else:
+                self.apply_group(group)
+
+    def apply_group(self, group: Sequence[ContinuousEffect]) -> None:
+        first = group[0]
+        every = replace(first, affects=replace(first.affects, other=False))
+        targets = [w for w in self.work.values() if self.matches(every, w)]
+        if not self.exists(first):
+            why = self.ended_because(first)
+            if why is not None:
+                others = plural(len(group) - 1, "autre effet identique", "autres effets identiques")
+                why += f" (et {others})"
+                for w in targets:
+                    w.ended.append(why)
+                    w.touched = True
+            return
+        own: dict[str, int] = {}
+        if first.affects.other:  # "other": not the effect's own source
+            for e in group:
+                own[e.source] = own.get(e.source, 0) + 1
+        for w in targets:
+            n = len(group) - own.get(w.perm.id, 0)
+            if not n:
+                continue
+            w.touched = True
+            if w.power is not None:
+                w.power += n * first.power
+            if w.toughness is not None:
+                w.toughness += n * first.toughness
+                if first.toughness:
+                    w.parts.append(
+                        f"{n * first.toughness:+d} par {plural(n, 'effet')} comme "
+                        f"{self.effect_label(first)}"
+                    )
+
     def matches_when_ended(self, e: ContinuousEffect, w: _Work) -> bool:
         """Whether an ended static effect would apply to `w` (its source is gone or has lost
         its abilities): the explanation names it. `attached` cannot be judged any more."""
@@ -259,20 +331,23 @@ class _Layers:
             if not w.touched and p.printed is None:
                 out[pid] = p
                 continue
-            changes: dict[str, object] = {
-                "controller": w.controller,
-                "types": w.types,
-                "subtypes": w.subtypes,
-                "colors": w.colors,
-                "keywords": w.keywords,
-                "triggered_abilities": w.triggered,
-                "power": w.power,
-                "toughness": w.toughness,
-            }
+            changes: dict[str, object] = {"power": w.power, "toughness": w.toughness}
+            for name, value in (
+                ("controller", w.controller),
+                ("types", w.types),
+                ("subtypes", w.subtypes),
+                ("colors", w.colors),
+                ("keywords", w.keywords),
+                ("triggered_abilities", w.triggered),
+            ):
+                if value is not getattr(p, name):
+                    changes[name] = value
             if w.lost_all and "Saga" in w.subtypes:
                 changes["final_chapter"] = 0  # 714.2d: no chapter abilities
             out[pid] = evolve(p, changes)
-            origins[pid] = Origin(tuple(w.parts), tuple(dict.fromkeys(w.ended)))
+            base = _base_part(p) if w.base_shown else None
+            parts = tuple(w.parts) if base is None else (base, *w.parts)
+            origins[pid] = Origin(parts, tuple(dict.fromkeys(w.ended)))
         return out, origins
 
 
@@ -306,6 +381,7 @@ def _cda(self: _Layers, e: ContinuousEffect, w: _Work) -> None:
         n = sum(1 for o in self.board.other_zones if o.zone == "hand" and o.owner == w.controller)
         what = f"{plural(n, 'carte')} dans la main de {w.controller}"
     w.power = w.toughness = n
+    w.base_shown = False
     w.parts = [f"{n} définie par sa capacité ({what})"]
 
 
@@ -315,6 +391,7 @@ def _set(self: _Layers, e: ContinuousEffect, w: _Work) -> None:
         w.power = e.set_power
     if e.set_toughness is not None:
         w.toughness = e.set_toughness
+        w.base_shown = False
         w.parts = [f"devient {e.set_toughness} par {self.effect_label(e)}"]
 
 

@@ -602,10 +602,19 @@ def _stated_triggers(
         return
     for w in snap.with_triggers:
         for t in w.triggered_abilities:
-            for d in died:
+            if t.trigger not in _WATCHING:
+                continue
+            victims = died
+            if t.trigger == "damaged_creature_dies":
+                victims = [d for d in died if w.id in d.dealt_damage_this_turn_by]
+            for d in victims:
                 reason = _watch_reason(t.trigger, w, d, snap)
                 if reason is not None:
                     ev.triggers.append(_trigger(w, t, d, ruleset, reason))
+
+
+# The abilities that watch other permanents die.
+_WATCHING = frozenset({"creature_dies", "another_creature_dies", "damaged_creature_dies"})
 
 
 def _watch_reason(trigger: str, w: Permanent, d: Permanent, snap: Snapshot) -> str | None:

@@ -267,8 +267,13 @@ class _Run:
 
     def loop(self, max_passes: int) -> StopReason | None:
         """704.3: check, perform, repeat, at most `max_passes` times."""
+        snap = self.initial_snap
         for _ in range(max_passes):
-            snap = self.initial_snap if self.board is self.initial else Snapshot(self.board)
+            snap = (
+                self.initial_snap
+                if self.board is self.initial
+                else Snapshot(self.board, previous=snap)
+            )
             outcomes = _run_checks(snap, self.checks)
             findings = [o for o in outcomes if isinstance(o, Finding)]
             self.used_choices.update(f.choice for f in findings if f.choice is not None)

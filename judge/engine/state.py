@@ -308,7 +308,7 @@ class Snapshot:
 
     Every check of a pass sees the same snapshot (704.3: all checked against one state)."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, previous: Snapshot | None = None) -> None:
         self.board = board
         self.players: dict[str, Player] = {p.name: p for p in board.players}
         self.teams: dict[str, Team] = {t.name: t for t in board.teams}
@@ -327,16 +327,24 @@ class Snapshot:
         self.with_counters: list[Permanent] = []
         self.with_max_counters: list[Permanent] = []
         self.space_sculptors: list[Permanent] = []
-        self.with_triggers: list[Permanent] = []  # stated triggered abilities (603.10a)
         self.attacked: dict[str, list[str]] = {}  # battle or player -> attacking creatures
         # Continuous effects (613): the checks see the characteristics after every layer.
         self.origins: Mapping[str, Origin] = {}
         perms: Iterable[Permanent] = board.permanents
-        if board.continuous_effects or any(p.printed is not None for p in board.permanents):
+        self.layered: Mapping[str, Permanent] | None = None
+        if (
+            previous is not None
+            and previous.layered is not None
+            and _same_objects(previous.board, board)
+        ):
+            # Only the stack changed (triggers put on it): the same characteristics.
+            self.layered, self.origins = previous.layered, previous.origins
+            perms = self.layered.values()
+        elif board.continuous_effects or any(p.printed is not None for p in board.permanents):
             from judge.engine.layers import apply_layers
 
-            effective, self.origins = apply_layers(board)
-            perms = effective.values()
+            self.layered, self.origins = apply_layers(board)
+            perms = self.layered.values()
         for p in perms:
             self.permanents[p.id] = p
             types = p.types
@@ -370,12 +378,32 @@ class Snapshot:
                 self.with_max_counters.append(p)
             if p.keywords and "space sculptor" in p.keywords:
                 self.space_sculptors.append(p)
-            if p.triggered_abilities:
-                self.with_triggers.append(p)
+
+    def _layers(self, board: Board, previous: Snapshot | None) -> Mapping[str, Permanent] | None:
+        """The permanents after the continuous effects (613), or None without any: reused
+        from the previous snapshot when only the stack changed (triggers put on it)."""
+        if (
+            previous is not None
+            and previous.layered is not None
+            and (_same_objects(previous.board, board))
+        ):
+            self.origins = previous.origins
+            return previous.layered
+        if board.continuous_effects or any(p.printed is not None for p in board.permanents):
+            from judge.engine.layers import apply_layers
+
+            layered, self.origins = apply_layers(board)
+            return layered
+        return None
 
     @property
     def variant(self) -> Variant:
         return self.board.variant
+
+    @cached_property
+    def with_triggers(self) -> list[Permanent]:
+        """The permanents with stated triggered abilities (603.10a), when first asked for."""
+        return [p for p in self.permanents.values() if p.triggered_abilities]
 
     @cached_property
     def others(self) -> dict[str, OtherObject]:
@@ -419,6 +447,16 @@ class Snapshot:
         return f"à {self.label(target)}"
 
 
+def _same_objects(a: Board, b: Board) -> bool:
+    # Tuples compare their items by identity first: cheap when nothing changed.
+    return (
+        a.permanents == b.permanents
+        and a.other_zones == b.other_zones
+        and a.continuous_effects == b.continuous_effects
+        and a.players == b.players
+    )
+
+
 # --- the loader and the loop -----------------------------------------------------
 
 T = TypeVar("T")
@@ -429,8 +467,11 @@ def evolve(obj: T, changes: Mapping[str, object]) -> T:
     slotted dataclasses are frozen and have no `__post_init__`)."""
     cls = type(obj)
     new = object.__new__(cls)
+    setter = object.__setattr__
     for name in cls.__slots__:  # type: ignore[attr-defined]
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
+        setter(new, name, getattr(obj, name))
+    for name, value in changes.items():
+        setter(new, name, value)
     return new
 
 
