@@ -3,6 +3,8 @@ compact form; the compact form written back; bad boards (issue 12, items 1, 2 an
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from judge.engine import (
@@ -11,6 +13,7 @@ from judge.engine import (
     board_to_dict,
     decode_board_text,
     load_board,
+    load_board_file,
     render_text,
     resolve,
 )
@@ -310,3 +313,16 @@ def test_bad_boards_name_the_field_and_the_object(name: str) -> None:
 def test_text_output_lists_the_stated_triggers() -> None:
     out = render_text(resolve(board(TWO + TRIGGERS)))
     assert "capacité « piochez une carte » d'Aigle (a), contrôlée par Alice" in out
+
+
+@pytest.mark.parametrize(
+    "path",
+    sorted((Path(__file__).resolve().parents[2] / "corpus" / "boards").glob("*.json")),
+    ids=lambda p: p.stem,
+)
+def test_every_gallery_board_prints_back_to_its_compact_text(path: Path) -> None:
+    b = load_board_file(path).board
+    compact = board_to_compact(b)
+    again = load_board(decode_board_text(compact)).board
+    assert board_to_dict(again) == board_to_dict(b)
+    assert board_to_compact(again) == compact
