@@ -21,6 +21,11 @@ CASES = {
         [[]],
         {"704.6e not_applicable m"},
     ),
+    "a scheme ability on the stack": (
+        ARCH + SCHEME + "\nstack m ability=menace controller=Alice",
+        [[]],
+        {"704.6e not_applicable m"},
+    ),
     "not in a normal game": (TWO + SCHEME, [], set()),
     "planeswalk (active player)": (
         PLANES + "active_player Bob\n" + PHENOMENON,
