@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from judge.engine.loading import board_to_dict
-from judge.engine.state import OtherObject
+from judge.engine.state import OtherObject, Snapshot
 from judge.engine.wording import de, fr_list, plural
 from judge.fr import (
     ABILITY_LABELS,
@@ -219,7 +219,9 @@ def render_board(board: Board) -> list[str]:
     if board.permanents:
         lines.append("  Champ de bataille :")
         names = {perm.id: perm.name for perm in board.permanents}
-        for perm in board.permanents:
+        layered = Snapshot(board).permanents  # the values after the continuous effects (613)
+        for stated in board.permanents:
+            perm = layered.get(stated.id, stated)
             e = "e" if is_feminine(perm) else ""
             bits = [f"contrôlé{e} par {perm.controller}"]
             if perm.toughness is not None:
