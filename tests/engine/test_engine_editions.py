@@ -212,10 +212,10 @@ def test_cli_refuses_an_unknown_ruleset(tmp_path: Path, capsys: pytest.CaptureFi
 def test_the_gallery_saga_under_the_2025_wording(
     english_home: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """corpus/boards/704-5s-saga-sans-chapitre: sacrificed under fr-2024, kept under the
+    """corpus/boards/saga-sans-chapitre-704-5s: sacrificed under fr-2024, kept under the
     November 2025 wording."""
     monkeypatch.setenv("JUDGE_HOME", str(english_home))
-    path = Path(__file__).resolve().parents[2] / "corpus/boards/704-5s-saga-sans-chapitre.json"
+    path = Path(__file__).resolve().parents[2] / "corpus/boards/saga-sans-chapitre-704-5s.json"
     status, out = _sba(path, "en-2025-11-14", capsys)
     assert status == 0, out
     data = json.loads(out)
