@@ -356,7 +356,7 @@ def _replacements(snap: Snapshot, perm: Permanent) -> list[str]:
     with umbra armor attached to it."""
     out = [REGENERATION] if perm.regeneration_shields > 0 else []
     out += sorted(
-        a.id for a in snap.attached if a.attached_to == perm.id and UMBRA_ARMOR in a.keywords
+        a.id for a in snap.attached_by_target.get(perm.id, ()) if UMBRA_ARMOR in a.keywords
     )
     return out
 

@@ -401,6 +401,15 @@ class Snapshot:
         return self.board.variant
 
     @cached_property
+    def attached_by_target(self) -> dict[str, list[Permanent]]:
+        """The permanents attached to each object, by its id (built when first asked for)."""
+        out: dict[str, list[Permanent]] = {}
+        for p in self.attached:
+            if p.attached_to is not None:
+                out.setdefault(p.attached_to, []).append(p)
+        return out
+
+    @cached_property
     def with_triggers(self) -> list[Permanent]:
         """The permanents with stated triggered abilities (603.10a), when first asked for."""
         return [p for p in self.permanents.values() if p.triggered_abilities]
