@@ -86,6 +86,12 @@ RULESET_LABELS: Final = MappingProxyType(
         "fr-pre2009": "anciennes règles, avant 2009 (420)",
     }
 )
+# A ruleset built from an edition of the rule index (`judge sba --ruleset en-2025-11-14`).
+EDITION_RULESET_LABEL: Final = "règles de l'édition {edition}"
+# The state-based actions of an edition that the engine does not model (a warning).
+UNMODELLED_RULES: Final = (
+    "édition {edition} : règles non modélisées par le moteur, non appliquées : {rules}"
+)
 # A ruleset without state-based actions of its own for the variants (after « variante « X » : »).
 RULESET_WITHOUT_VARIANT_ACTIONS: Final = MappingProxyType(
     {
@@ -103,6 +109,8 @@ VARIANT_LABELS: Final = MappingProxyType(
         "normal": "partie normale",
         "two-headed-giant": "Troll à deux têtes",
         "commander": "Commander",
+        "archenemy": "Archenemy",
+        "planechase": "Planechase",
     }
 )
 ZONE_LABELS: Final = MappingProxyType(
@@ -157,6 +165,12 @@ ACTION_LABELS: Final = MappingProxyType(
         "choose_sector": "secteur choisi",
         "remove_from_game": "retiré de la partie",
         "replace_loss": "défaite remplacée",
+        "set_speed": "vitesse 1",
+        "leave_game": "quitte la partie",
+        "revert_control": "revient à son contrôleur précédent",
+        "end_bestow": "redevient une créature",
+        "scheme_to_bottom": "mis face cachée sous son paquet de machinations",
+        "planeswalk": "change de plan",
     }
 )
 ACTION_LABELS_FEMININE: Final = MappingProxyType(
@@ -169,6 +183,24 @@ ACTION_LABELS_FEMININE: Final = MappingProxyType(
         "move_to_command_zone": "mise dans la zone de commandement",
         "exile": "exilée",
         "remove_from_game": "retirée de la partie",
+        "scheme_to_bottom": "mise face cachée sous son paquet de machinations",
+    }
+)
+# The action labels that do not agree with the object (a verb, or a noun with its own
+# participle: « perd la partie », « protecteur choisi »); every other has a feminine form.
+ACTION_LABELS_INVARIANT: Final = frozenset(
+    {
+        "lose_game",
+        "cease_to_exist",
+        "remove_counters",
+        "choose_protector",
+        "choose_sector",
+        "replace_loss",
+        "set_speed",
+        "leave_game",
+        "revert_control",
+        "end_bestow",
+        "planeswalk",
     }
 )
 # Why an action was not performed (the notes of a pass).
@@ -181,11 +213,18 @@ NOTE_LABELS: Final = MappingProxyType(
         "not_prevented": "indestructible sans effet",
         "not_triggered": "ne se déclenche pas",
         "declined": "refusé",
+        "not_replaced": "remplacement sans effet",
     }
 )
 # Counters and dies-trigger keywords (board files use the English terms).
 COUNTER_LABELS: Final = MappingProxyType(
-    {"loyalty": "loyauté", "lore": "histoire", "defense": "défense", "poison": "poison"}
+    {
+        "loyalty": "loyauté",
+        "lore": "histoire",
+        "defense": "défense",
+        "poison": "poison",
+        "shield": "bouclier",
+    }
 )
 ABILITY_LABELS: Final = MappingProxyType({"persist": "survivance", "undying": "immortalité"})
 # Colors, card types and what an Aura can enchant.
@@ -237,10 +276,13 @@ CHECK_LABELS: Final = MappingProxyType(
         "704.5w": "bataille sans protecteur",
         "704.5x": "Siège protégé par son contrôleur",
         "704.5y": "plusieurs Rôles",
+        "704.5z": "vitesse d'un joueur",
         "704.6a": "équipe à 0 point de vie",
         "704.6b": "équipe à quinze marqueurs poison",
         "704.6c": "21 blessures de commandant",
         "704.6d": "commandant vers la zone de commandement",
+        "704.6e": "machination face visible",
+        "704.6f": "phénomène face visible",
         "420.5": "hors du texte de 420.5",
         "420.5a": "0 point de vie ou moins",
         "420.5b": "endurance 0 ou moins",

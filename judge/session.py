@@ -23,7 +23,7 @@ from judge.rules.model import Edition, Layout, Reference, Rule
 from judge.rules.references import nearest_title
 
 if TYPE_CHECKING:
-    from judge.engine import Board, LoadedBoard, Resolution, RuleText
+    from judge.engine import Board, LoadedBoard, Resolution, Ruleset, RuleText
     from judge.rules.concordance import Comparison, Concordance, DiffPart, Link
     from judge.rules.history import Changes, History
     from judge.search import Searcher, SearchResult
@@ -573,20 +573,39 @@ class Judge:
     # -- the sandbox --
 
     def rule_text(self, ruleset: str) -> RuleText:
-        """Quotes from the edition a ruleset follows (nothing for an edition not loaded)."""
-        from judge.engine import find_ruleset, index_rule_text, no_rule_text
+        """Quotes from the edition a ruleset follows (nothing for an edition not loaded); a
+        name that is not a shipped ruleset is an edition's id."""
+        from judge.engine import RULESETS, index_rule_text, no_rule_text
 
-        edition = find_ruleset(ruleset).edition
+        edition = RULESETS[ruleset].edition if ruleset in RULESETS else ruleset
         if not self.has_edition(edition):
             return no_rule_text
         return index_rule_text(self._index, edition)
 
+    def ruleset(self, name: str) -> Ruleset:
+        """A shipped ruleset by its name, or the ruleset of an edition of this store that holds
+        rule 704 or 420 (`ruleset_from_edition`); UnknownRuleset (a BoardError) otherwise."""
+        from judge.engine import (
+            RULESETS,
+            UnknownRuleset,
+            has_state_based_actions,
+            ruleset_from_edition,
+        )
+
+        if name in RULESETS:
+            return RULESETS[name]
+        if self.has_edition(name):
+            return ruleset_from_edition(self.edition(name))
+        known = [e.id for e in self._index.editions if has_state_based_actions(e)]
+        raise UnknownRuleset(name, tuple(dict.fromkeys([*RULESETS, *known])))
+
     def resolve(self, board: Board | LoadedBoard, ruleset: str | None = None) -> SandboxView:
-        return self.quote(resolve_board(board, ruleset))
+        return self.quote(resolve_board(board, self.ruleset(ruleset) if ruleset else None))
 
     def quote(self, view: SandboxView) -> SandboxView:
         """The same resolution, explained with the texts of this generation's editions."""
-        return replace(view, rule_text=self.rule_text(view.resolution.ruleset))
+        res = view.resolution
+        return replace(view, rule_text=self.rule_text(res.edition or res.ruleset))
 
     # -- writing to the store --
 
@@ -643,18 +662,19 @@ def gallery() -> dict[str, Path]:
     return {p.stem: p for p in sorted((CORPUS_DIR / "boards").glob("*.json"))}
 
 
-def resolve_board(board: Board | LoadedBoard, ruleset: str | None = None) -> SandboxView:
-    """The state-based actions of `board` under `ruleset` (default: the board's own), without
-    quotes (`Judge.quote` adds them). A loaded board's warnings come first."""
+def resolve_board(board: Board | LoadedBoard, ruleset: str | Ruleset | None = None) -> SandboxView:
+    """The state-based actions of `board` under `ruleset` (a shipped ruleset's name, a Ruleset
+    from `Judge.ruleset`, default: the board's own), without quotes (`Judge.quote` adds
+    them). A loaded board's warnings come first."""
     from judge.engine import LoadedBoard, find_ruleset, no_rule_text, resolve
 
     warnings: tuple[str, ...] = ()
     if isinstance(board, LoadedBoard):
         warnings = tuple(board.warnings)
         board = board.board
-    name = ruleset or board.ruleset
-    find_ruleset(name)
-    res = resolve(board, name)
+    if ruleset is None or isinstance(ruleset, str):
+        ruleset = find_ruleset(ruleset or board.ruleset)
+    res = resolve(board, ruleset)
     return SandboxView(replace(res, warnings=(*warnings, *res.warnings)), no_rule_text)
 
 

@@ -1,4 +1,4 @@
-"""`judge sba BOARD [--ruleset fr-2024|fr-pre2009] [--json]`: perform the state-based
+"""`judge sba BOARD [--ruleset fr-2024|fr-pre2009|EDITION] [--json]`: perform the state-based
 actions on a board file and explain each one by quoting its rule."""
 
 from __future__ import annotations
@@ -7,9 +7,13 @@ import argparse
 import difflib
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from judge.cli.rules import print_json
 from judge.fr import RULESET_LABELS
+
+if TYPE_CHECKING:
+    from judge import BoardError
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -29,7 +33,9 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         "--ruleset",
         metavar="RÈGLES",
         default=None,
-        help=f"jeu de règles ({' ou '.join(RULESET_LABELS)}) ; par défaut celui du plateau",
+        help=f"jeu de règles ({' ou '.join(RULESET_LABELS)}, ou l'identifiant d'une édition "
+        "qui contient la règle 704 ou 420, par exemple en-2025-11-14) ; par défaut celui du "
+        "plateau",
     )
     p.add_argument("--json", action="store_true", help="sortie JSON")
     p.set_defaults(func=run)
@@ -37,29 +43,41 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
 
 def run(args: argparse.Namespace) -> int:
     # The board engine loads only for this command.
-    from judge import RULESETS, BoardError, JudgeError, load_board_file, open_judge, resolve_board
+    from judge import (
+        RULESETS,
+        BoardError,
+        JudgeError,
+        UnknownRuleset,
+        load_board_file,
+        open_judge,
+        resolve_board,
+    )
 
     ruleset = args.ruleset
-    if ruleset is not None and ruleset not in RULESETS:
-        print(
-            f"Erreur : --ruleset « {ruleset} » inconnu (valeurs : {', '.join(RULESETS)})",
-            file=sys.stderr,
-        )
-        return 2
     board = board_path(args.board)
     if board is None:
         print(f"Erreur : {unknown_board_message(args.board)}", file=sys.stderr)
         return 2
+    judge = None
     try:
-        view = resolve_board(load_board_file(board), ruleset)
+        if ruleset is not None and ruleset not in RULESETS:
+            # An edition's ruleset: the rule index is needed to build it.
+            judge = open_judge()
+            rs = judge.ruleset(ruleset)
+        loaded = load_board_file(board)
+        view = resolve_board(loaded, rs if judge is not None else ruleset)
+    except UnknownRuleset as exc:
+        known = ", ".join(exc.known)
+        print(f"Erreur : --ruleset « {exc.name} » inconnu (valeurs : {known})", file=sys.stderr)
+        return 2
     except BoardError as exc:
-        # Messages about the file itself start with its name.
-        named = exc.message.startswith(f"{board} : ")
-        where = "" if named else f" dans le plateau {board}"
-        print(f"Erreur{where} : {exc.message}", file=sys.stderr)
+        print(f"Erreur{_where(exc, board)} : {exc.message}", file=sys.stderr)
+        return 2
+    except JudgeError as exc:
+        print(f"Erreur : --ruleset « {ruleset} » : {exc.message}", file=sys.stderr)
         return 2
     try:
-        view = open_judge().quote(view)
+        view = (judge or open_judge()).quote(view)
     except JudgeError as exc:
         view = view.warn(f"index des règles indisponible, textes non cités ({exc.message})")
     if args.json:
@@ -67,6 +85,16 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(view.text())
     return 0
+
+
+def _where(exc: BoardError, board: Path) -> str:
+    """` dans le plateau B` unless the message is about the file itself (it starts with its
+    name) or about --ruleset."""
+    if exc.message.startswith(f"{board} : "):
+        return ""
+    if exc.field == "ruleset" and not exc.message.startswith("plateau"):
+        return " : --ruleset"
+    return f" dans le plateau {board}"
 
 
 def board_path(board: str) -> Path | None:

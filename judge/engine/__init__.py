@@ -3,9 +3,11 @@ pre-2009 rules (420), every action explained by the rule it comes from.
 
 This is the package's door: callers import from `judge.engine` only. Inside, the arrows
 go one way: vocabulary → state → checks (current, pre2009) → rulesets → records and
-compact → loading → perform → resolve → explain. French words come from `judge.fr`."""
+compact → loading → perform → resolve → explain; editions builds a ruleset from an
+edition of the rule index. French words come from `judge.fr`."""
 
 from judge.engine.compact import parse_compact
+from judge.engine.editions import has_state_based_actions, ruleset_from_edition
 from judge.engine.errors import BoardError, UnknownRuleset
 from judge.engine.explain import (
     RuleText,
@@ -21,6 +23,7 @@ from judge.engine.explain import (
 )
 from judge.engine.loading import (
     LoadedBoard,
+    board_to_compact,
     board_to_dict,
     decode_board_text,
     load_board,
@@ -90,12 +93,14 @@ __all__ = [
     "Zone",
     "ability_label",
     "action_label",
+    "board_to_compact",
     "board_to_dict",
     "check_state",
     "decode_board_text",
     "feminine_ids",
     "find_ruleset",
     "finding_label",
+    "has_state_based_actions",
     "index_rule_text",
     "load_board",
     "load_board_file",
@@ -105,5 +110,6 @@ __all__ = [
     "render_text",
     "resolution_to_dict",
     "resolve",
+    "ruleset_from_edition",
     "subject_label",
 ]

@@ -33,8 +33,11 @@ from judge.engine.vocabulary import (
 from judge.fr import BOARD_SHLEX_ERRORS
 
 _PT = re.compile(r"^(-?[0-9]+)/(-?[0-9]+)$")
+_PLAIN = re.compile(r"[\w.+/:,!*-]+")
 # Lines that set one top-level field.
-_HEADERS = frozenset({"ruleset", "variant", "active_player", "description"})
+_HEADERS = frozenset(
+    {"ruleset", "variant", "active_player", "description", "archenemy", "planar_controller"}
+)
 # Lines that add a record: the section it goes to and the field its first word fills.
 _SECTIONS = MappingProxyType(
     {
@@ -44,8 +47,12 @@ _SECTIONS = MappingProxyType(
         "permanent": ("permanents", "id"),
         "other": ("other_zones", "id"),
         "choice": ("choices", "rule"),
+        "effect": ("continuous_effects", "id"),
+        "stack": ("stack", "source"),
     }
 )
+# `ability PERM ID trigger=… text=…`: a triggered ability of a permanent stated above.
+_ABILITY = "ability"
 
 
 def parse_compact(text: str) -> dict[str, Any]:
@@ -72,6 +79,9 @@ def _split_line(line: str, lineno: int) -> list[str]:
 
 def _read_line(data: dict[str, Any], words: list[str], lineno: int) -> None:
     head, rest = words[0].lower(), words[1:]
+    if head == _ABILITY:
+        _read_ability(data, rest, lineno)
+        return
     if head in _HEADERS:
         if len(rest) != 1:
             raise BoardError(f"ligne {lineno} : « {head} » attend une seule valeur")
@@ -80,7 +90,7 @@ def _read_line(data: dict[str, Any], words: list[str], lineno: int) -> None:
     if head not in _SECTIONS:
         raise BoardError(
             f"ligne {lineno} : « {words[0]} » inconnu (player, team, perm, other, choice, "
-            f"ruleset, variant, active_player, description)"
+            f"effect, ability, stack, ruleset, variant, active_player, description)"
         )
     section, first = _SECTIONS[head]
     if not rest:
@@ -90,6 +100,22 @@ def _read_line(data: dict[str, Any], words: list[str], lineno: int) -> None:
     for word in rest[1:]:
         _read_word(record, word, section == "permanents", where, lineno)
     data.setdefault(section, []).append(record)
+
+
+def _read_ability(data: dict[str, Any], rest: list[str], lineno: int) -> None:
+    """`ability PERM ID trigger=dies text="…"` adds to PERM's `triggered_abilities`."""
+    if len(rest) < 2:
+        raise BoardError(f"ligne {lineno} : « ability » attend un permanent et un identifiant")
+    owner = next((p for p in data.get("permanents", []) if p.get("id") == rest[0]), None)
+    if owner is None:
+        raise BoardError(
+            f"ligne {lineno} : « ability » : permanent « {rest[0]} » inconnu (à déclarer avant)"
+        )
+    record: dict[str, Any] = {"id": rest[1]}
+    where = f"ligne {lineno} (ability {rest[0]} {rest[1]})"
+    for word in rest[2:]:
+        _read_word(record, word, False, where, lineno)
+    owner.setdefault("triggered_abilities", []).append(record)
 
 
 def _read_word(record: dict[str, Any], word: str, permanent: bool, where: str, lineno: int) -> None:
@@ -127,8 +153,11 @@ def _read_word(record: dict[str, Any], word: str, permanent: bool, where: str, l
 
 
 def _compact_int(text: str) -> object:
-    """An integer if the text is one (too long: TooLongInteger), else the text (refused by
-    the validation, which names the field)."""
+    """An integer if the text is one (too long: TooLongInteger), `*` as null (a printed
+    power or toughness defined by an ability), else the text (refused by the validation,
+    which names the field)."""
+    if text == "*":
+        return None
     if INTEGER_TEXT.fullmatch(text):
         return parse_integer(text)
     return text
@@ -171,3 +200,55 @@ def _compact_value(key: str, text: str, where: str) -> object:
     if leaf in MAP_FIELDS:
         return _compact_counts(key, text, where)
     return text
+
+
+# --- the way back: a board (in its file structure) as compact text --------------------
+
+
+def _quote(text: str) -> str:
+    return text if text and _PLAIN.fullmatch(text) else shlex.quote(text)
+
+
+def _words(prefix: str, value: object) -> list[str]:
+    """`key=value` words for one field (nested objects as `key.sub=value`)."""
+    if value is True:
+        return [prefix]
+    if value is False:
+        return [f"{prefix}=false"]
+    if value is None:
+        return [f"{prefix}=*"]
+    if isinstance(value, dict):
+        leaf = prefix.rsplit(".", 1)[-1]
+        if leaf in MAP_FIELDS:
+            return [f"{prefix}=" + _quote(",".join(f"{k}:{n}" for k, n in value.items()))]
+        kept = {k: v for k, v in value.items() if v != [] and v != {}}
+        return [w for k, v in kept.items() for w in _words(f"{prefix}.{k}", v)]
+    if isinstance(value, list):
+        return [f"{prefix}=" + _quote(",".join(str(v) for v in value))]
+    if isinstance(value, int):
+        return [f"{prefix}={value}"]
+    return [f"{prefix}={_quote(str(value))}"]
+
+
+def _record_line(head: str, first: str, record: dict[str, Any], skip: tuple[str, ...]) -> str:
+    words = [head, _quote(str(record[first]))]
+    for key, value in record.items():
+        if key != first and key not in skip and value != [] and value != {}:
+            words += _words(key, value)
+    return " ".join(words)
+
+
+def dict_to_compact(data: dict[str, Any]) -> str:
+    """The compact text of a board in its file structure (`board_to_dict`): `parse_compact`
+    reads it back into the same structure."""
+    lines = [f"{k} {_quote(str(data[k]))}" for k in ("ruleset", "variant") if k in data]
+    heads = ("active_player", "archenemy", "planar_controller", "description")
+    lines += [f"{k} {_quote(str(data[k]))}" for k in heads if k in data]
+    for head, (section, first) in _SECTIONS.items():
+        if head == "permanent":
+            continue
+        for record in data.get(section, []):
+            lines.append(_record_line(head, first, record, ("triggered_abilities",)))
+            for ability in record.get("triggered_abilities", []) if head == "perm" else []:
+                lines.append(_record_line(f"ability {_quote(record['id'])}", "id", ability, ()))
+    return "\n".join(lines) + "\n"

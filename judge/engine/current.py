@@ -86,8 +86,8 @@ def equipment_illegal_reason(equip: Permanent, s: Snapshot, needed: str) -> str 
     return protection_reason(target, equip)
 
 
-def _pt(p: Permanent) -> str:
-    return f"endurance {p.toughness}"
+def _pt(p: Permanent, s: Snapshot) -> str:
+    return s.toughness_why(p)
 
 
 # --- 704.5a–c: players --------------------------------------------------------------
@@ -193,12 +193,12 @@ def creature_zero_or_less_toughness(s: Snapshot) -> Iterator[Outcome]:
     cannot replace this."""
     for p in s.low_toughness:
         if p.toughness is not None and p.toughness <= 0:
-            yield Finding("704.5f", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=_pt(p))
+            yield Finding("704.5f", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=_pt(p, s))
             yield from zero_toughness_notes(p, "704.5f")
 
 
-def lethal_damage_why(p: Permanent) -> str:
-    return f"{_pt(p)}, {plural(p.damage, 'blessure marquée', 'blessures marquées')}"
+def lethal_damage_why(p: Permanent, s: Snapshot) -> str:
+    return f"{_pt(p, s)}, {plural(p.damage, 'blessure marquée', 'blessures marquées')}"
 
 
 def creature_lethal_damage(s: Snapshot) -> Iterator[Outcome]:
@@ -207,7 +207,7 @@ def creature_lethal_damage(s: Snapshot) -> Iterator[Outcome]:
     for p in s.damaged:
         t = p.toughness
         if t is not None and t > 0 and p.damage > 0 and p.damage >= t:
-            yield Finding("704.5g", ActionKind.DESTROY, p.id, why=lethal_damage_why(p))
+            yield Finding("704.5g", ActionKind.DESTROY, p.id, why=lethal_damage_why(p, s))
 
 
 def creature_deathtouch_damage(s: Snapshot) -> Iterator[Outcome]:
@@ -221,7 +221,7 @@ def creature_deathtouch_damage(s: Snapshot) -> Iterator[Outcome]:
                 "704.5h",
                 ActionKind.DESTROY,
                 p.id,
-                why=f"{_pt(p)}, {dmg} par une source avec le contact mortel depuis la dernière "
+                why=f"{_pt(p, s)}, {dmg} par une source avec le contact mortel depuis la dernière "
                 f"vérification",
             )
 
@@ -311,12 +311,25 @@ def world_rule(s: Snapshot) -> Iterator[Outcome]:
 # --- 704.5m–p: attachments --------------------------------------------------------------
 
 
+BESTOW_RULE = "702.103f"
+
+
 def aura_illegally_attached(s: Snapshot) -> Iterator[Outcome]:
-    """704.5m — an Aura attached to an illegal object or player, or to nothing."""
+    """704.5m — an Aura attached to an illegal object or player, or to nothing. A bestowed
+    Aura instead becomes unattached and ceases to be bestowed: a creature again (702.103f, an
+    exception to 704.5m)."""
     for p in s.attached:
         if "Aura" in p.subtypes:
             why = aura_illegal_reason(p, s)
-            if why:
+            if why and p.bestowed:
+                yield Finding(
+                    BESTOW_RULE,
+                    ActionKind.END_BESTOW,
+                    p.id,
+                    why=f"{why} ; Aura avec grâce : elle se détache, cesse d'être une Aura "
+                    f"et reste sur le champ de bataille (exception à 704.5m)",
+                )
+            elif why:
                 yield Finding("704.5m", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=why)
 
 
@@ -401,25 +414,47 @@ def counters_over_maximum(s: Snapshot) -> Iterator[Outcome]:
 # --- 704.5s–t: Sagas and dungeons ------------------------------------------------------
 
 
+def _saga_outcome(p: Permanent) -> Iterator[Outcome]:
+    lore, last = p.counter("lore"), p.final_chapter or 0
+    if lore < last:
+        return
+    lore_text = plural(lore, "marqueur de chapitre", "marqueurs de chapitre")
+    facts = f"{lore_text}, dernier chapitre {last}"
+    if p.trigger_on_stack:
+        yield Finding(
+            "704.5s",
+            NoteKind.NOT_APPLICABLE,
+            p.id,
+            why=f"{facts}, mais une capacité de chapitre de la Saga est encore sur la pile",
+            note=True,
+        )
+    else:
+        yield Finding("704.5s", ActionKind.SACRIFICE, p.id, why=facts)
+
+
 def saga_past_final_chapter(s: Snapshot) -> Iterator[Outcome]:
     """704.5s — a Saga with at least as many lore counters as its final chapter number, and
     no chapter ability of it still on the stack, is sacrificed."""
     for p in s.sagas:
-        lore, last = p.counter("lore"), p.final_chapter or 0
-        if lore < last:
-            continue
-        lore_text = plural(lore, "marqueur de chapitre", "marqueurs de chapitre")
-        facts = f"{lore_text}, dernier chapitre {last}"
-        if p.trigger_on_stack:
+        yield from _saga_outcome(p)
+
+
+def saga_with_chapter_abilities(s: Snapshot) -> Iterator[Outcome]:
+    """704.5s as worded since 2025 — only a Saga with one or more chapter abilities is
+    sacrificed; one with none (its final chapter number is then 0: 714.2d), such as a Saga
+    that lost its abilities, stays."""
+    for p in s.sagas:
+        if p.final_chapter:
+            yield from _saga_outcome(p)
+        else:
             yield Finding(
                 "704.5s",
                 NoteKind.NOT_APPLICABLE,
                 p.id,
-                why=f"{facts}, mais une capacité de chapitre de la Saga est encore sur la pile",
+                why="Saga sans capacité de chapitre (dernier chapitre 0) : elle n'est pas "
+                "sacrifiée",
                 note=True,
             )
-        else:
-            yield Finding("704.5s", ActionKind.SACRIFICE, p.id, why=facts)
 
 
 def dungeon_completed(s: Snapshot) -> Iterator[Outcome]:
@@ -612,6 +647,33 @@ def several_roles_same_player(s: Snapshot) -> Iterator[Outcome]:
                 )
 
 
+# --- 704.5z: speed -------------------------------------------------------------------
+
+START_YOUR_ENGINES = frozenset({"start your engines!", "start your engines"})
+
+
+def player_gets_speed(s: Snapshot) -> Iterator[Outcome]:
+    """704.5z — a player who controls a permanent with start your engines! and has no speed:
+    their speed becomes 1 (702.179a)."""
+    holders: dict[str, str] = {}
+    for p in s.board.permanents:
+        q = s.permanents.get(p.id, p)
+        if q.keywords & START_YOUR_ENGINES:
+            holders.setdefault(q.controller, q.id)
+    for player in s.board.players:
+        if player.lost or player.speed is not None or player.name not in holders:
+            continue
+        yield Finding(
+            "704.5z",
+            ActionKind.SET_SPEED,
+            player.name,
+            "player",
+            f"contrôle {s.label(holders[player.name])}, qui a « start your engines! », et n'a pas "
+            f"de vitesse",
+            value="1",
+        )
+
+
 # --- 704.6a–d: variants --------------------------------------------------------------
 
 
@@ -700,12 +762,76 @@ def commander_to_command_zone(s: Snapshot) -> Iterator[Outcome]:
             )
 
 
+# --- 704.6e–f: Archenemy and Planechase -------------------------------------------------
+
+
+def scheme_face_up(s: Snapshot) -> Iterator[Outcome]:
+    """704.6e — Archenemy: a non-ongoing scheme face up in the command zone, with no
+    triggered ability of any scheme on the stack or waiting, is turned face down and put on
+    the bottom of its owner's scheme deck."""
+    schemes = [o for o in s.board.other_zones if o.scheme]
+    ids = {o.id for o in schemes}
+    pending = [o.id for o in schemes if o.trigger_on_stack]
+    pending += [i.source for i in s.board.stack if i.source in ids]
+    for o in schemes:
+        if not (o.face_up and o.zone == "command") or o.ongoing:
+            continue
+        if pending:
+            yield Finding(
+                "704.6e",
+                NoteKind.NOT_APPLICABLE,
+                o.id,
+                why=f"machination face visible, mais une capacité déclenchée de "
+                f"{', '.join(sorted(set(pending)))} est sur la pile ou attend d'y être mise",
+                note=True,
+            )
+        else:
+            yield Finding(
+                "704.6e",
+                ActionKind.SCHEME_TO_BOTTOM,
+                o.id,
+                why="machination non continue face visible dans la zone de commandement",
+            )
+
+
+def phenomenon_face_up(s: Snapshot) -> Iterator[Outcome]:
+    """704.6f — Planechase: a phenomenon face up in the command zone that is not the source
+    of a triggered ability on the stack: the planar controller planeswalks."""
+    board = s.board
+    controller = board.planar_controller or board.active_player or board.players[0].name
+    for o in board.other_zones:
+        if not (o.phenomenon and o.face_up and o.zone == "command"):
+            continue
+        if o.trigger_on_stack:
+            yield Finding(
+                "704.6f",
+                NoteKind.NOT_APPLICABLE,
+                o.id,
+                why="phénomène face visible, mais sa capacité déclenchée est encore sur la pile",
+                note=True,
+            )
+        else:
+            yield Finding(
+                "704.6f",
+                ActionKind.PLANESWALK,
+                controller,
+                "player",
+                f"le phénomène {o.name} ({o.id}) est face visible dans la zone de commandement ; "
+                f"{controller}, contrôleur planaire, change de plan",
+                value=o.id,
+            )
+
+
 # --- the registry ----------------------------------------------------------------
 
 REGISTRY: tuple[Check, ...] = (
     Check("704.5a", player_zero_or_less_life),
     Check("704.5b", player_drew_from_empty_library),
-    Check("704.5c", player_ten_or_more_poison, frozenset({"normal", "commander"})),
+    Check(
+        "704.5c",
+        player_ten_or_more_poison,
+        frozenset({"normal", "commander", "archenemy", "planechase"}),
+    ),
     Check("704.5d", token_outside_battlefield),
     Check("704.5e", copy_outside_allowed_zone),
     Check("704.5f", creature_zero_or_less_toughness),
@@ -730,6 +856,8 @@ REGISTRY: tuple[Check, ...] = (
     Check("704.6b", team_fifteen_or_more_poison, frozenset({"two-headed-giant"})),
     Check("704.6c", commander_damage_21, frozenset({"commander"})),
     Check("704.6d", commander_to_command_zone, frozenset({"commander"})),
+    Check("704.6e", scheme_face_up, frozenset({"archenemy"})),
+    Check("704.6f", phenomenon_face_up, frozenset({"planechase"})),
 )
 
 # Rules the loop and the replacements cite besides the registry.

@@ -22,3 +22,4 @@ class UnknownRuleset(BoardError):
             f"jeu de règles « {name} » inconnu (valeurs : {', '.join(known)})", field="ruleset"
         )
         self.name = name
+        self.known = known

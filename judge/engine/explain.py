@@ -10,6 +10,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from judge.engine.loading import board_to_dict
+from judge.engine.state import OtherObject, Snapshot
 from judge.engine.wording import de, fr_list, plural
 from judge.fr import (
     ABILITY_LABELS,
@@ -31,8 +32,13 @@ if TYPE_CHECKING:
 RuleText = Callable[[str], "str | None"]
 
 
-def is_feminine(p: Permanent) -> bool:
-    """Whether French calls the permanent "elle": an Aura, a Saga, a battle (not a Siege)."""
+def is_feminine(p: Permanent | OtherObject) -> bool:
+    """Whether French calls the object "elle": as the board says (`feminine`, the gender of
+    its name: « Générale de Chloé »), else an Aura, a Saga, a battle (not a Siege)."""
+    if p.feminine is not None:
+        return p.feminine
+    if isinstance(p, OtherObject):
+        return p.scheme  # une machination
     if "Aura" in p.subtypes or "Saga" in p.subtypes:
         return True
     return "battle" in p.types and "Siege" not in p.subtypes
@@ -99,6 +105,7 @@ def resolution_to_dict(res: Resolution, rule_text: RuleText = no_rule_text) -> d
     names = res.names
     return {
         "ruleset": res.ruleset,
+        "edition": res.edition or res.ruleset,
         "variant": res.final.variant,
         "passes": [
             {
@@ -117,6 +124,8 @@ def resolution_to_dict(res: Resolution, rule_text: RuleText = no_rule_text) -> d
                 "rule": t.rule,
                 "why": t.why,
                 "after_pass": t.after_pass,
+                **({"object": t.object} if t.object is not None else {}),
+                **({"text": t.text} if t.text else {}),
             }
             for t in res.triggers
         ],
@@ -134,8 +143,11 @@ def resolution_to_dict(res: Resolution, rule_text: RuleText = no_rule_text) -> d
 
 
 def feminine_ids(board: Board) -> set[str]:
-    """Ids of the permanents whose action labels take the feminine (une Aura, une Saga)."""
-    return {p.id for p in board.permanents if is_feminine(p)}
+    """Ids of the objects whose action labels take the feminine (une Aura, une Saga, an
+    object the board says is feminine), on the battlefield or not."""
+    out = {p.id for p in board.permanents if is_feminine(p)}
+    out.update(o.id for o in board.other_zones if is_feminine(o))
+    return out
 
 
 def finding_label(f: Finding, feminine: set[str]) -> str:
@@ -207,8 +219,11 @@ def render_board(board: Board) -> list[str]:
     if board.permanents:
         lines.append("  Champ de bataille :")
         names = {perm.id: perm.name for perm in board.permanents}
-        for perm in board.permanents:
-            bits = [f"contrôlé par {perm.controller}"]
+        layered = Snapshot(board).permanents  # the values after the continuous effects (613)
+        for stated in board.permanents:
+            perm = layered.get(stated.id, stated)
+            e = "e" if is_feminine(perm) else ""
+            bits = [f"contrôlé{e} par {perm.controller}"]
             if perm.toughness is not None:
                 bits.append(f"{perm.power if perm.power is not None else '?'}/{perm.toughness}")
             if perm.damage:
@@ -228,7 +243,7 @@ def render_board(board: Board) -> list[str]:
             if perm.regeneration_shields:
                 bits.append(plural(perm.regeneration_shields, "bouclier de régénération"))
             if perm.tapped:
-                bits.append("engagé")
+                bits.append(f"engagé{e}")
             if perm.protector:
                 bits.append(f"protecteur {perm.protector}")
             if perm.sector:
@@ -259,7 +274,8 @@ def render_text(res: Resolution, rule_text: RuleText = no_rule_text) -> str:
     out: list[str] = []
     board = res.initial
     out.append(
-        f"Actions basées sur un état — {RULESET_LABELS.get(res.ruleset, res.ruleset)}, "
+        f"Actions basées sur un état — "
+        f"{RULESET_LABELS.get(res.ruleset, res.ruleset_label or res.ruleset)}, "
         f"{VARIANT_LABELS.get(board.variant, board.variant)}"
     )
     if board.description:
@@ -287,8 +303,9 @@ def render_text(res: Resolution, rule_text: RuleText = no_rule_text) -> str:
         out.append("")
         out.append("Capacités déclenchées mises sur la pile :")
         for t in res.triggers:
+            what = f"capacité « {t.text} »" if t.text else ability_label(t.ability)
             out.append(
-                f"  • {ability_label(t.ability)} {de(t.name)} ({t.source}), "
+                f"  • {what} {de(t.name)} ({t.source}), "
                 f"contrôlée par {t.controller}, "
                 f"après la passe {t.after_pass} — {t.why} ({t.rule})."
             )

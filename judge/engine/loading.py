@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from judge.engine.compact import parse_compact
+from judge.engine.compact import dict_to_compact, parse_compact
 from judge.engine.errors import BoardError
 from judge.engine.records import (
     Reader,
@@ -20,6 +20,7 @@ from judge.engine.records import (
     id_label,
     object_list,
     read_choices,
+    read_effect,
     read_other,
     read_permanent,
     read_player,
@@ -29,19 +30,24 @@ from judge.engine.records import (
 from judge.engine.rulesets import RULESETS
 from judge.engine.state import (
     Board,
+    ContinuousEffect,
     OtherObject,
     Permanent,
     Player,
+    Printed,
     StackItem,
     Team,
+    TriggeredAbility,
     cyclic_gc_paused,
 )
 from judge.engine.vocabulary import (
     DEFAULT_RULESET,
+    LAYER_EFFECT_FIELDS,
     LOSS_REPLACEMENT_FIELDS,
     MAX_DEPTH,
     OTHER_FIELDS,
     PERMANENT_FIELDS,
+    PRINTED_FIELDS,
     STACK_FIELDS,
     TOP_LEVEL_FIELDS,
     VARIANTS,
@@ -162,9 +168,12 @@ class _BoardLoader:
         self._check_commander_damage(players, variant)
         choices = read_choices(object_list(self.data, "choices"), self.warnings, self._check_ref)
         stack = self._stack()
+        effects = self._effects()
         active = top.opt_string("active_player")
-        if active is not None and active not in self.names:
-            raise top.fail("active_player", f"joueur « {active} » inconnu")
+        for key in ("active_player", "archenemy", "planar_controller"):
+            who = top.opt_string(key)
+            if who is not None and who not in self.names:
+                raise top.fail(key, f"joueur « {who} » inconnu")
         description = self.data.get("description")
         if description is not None and not isinstance(description, str):
             raise top.fail("description", "une chaîne attendue")
@@ -179,6 +188,9 @@ class _BoardLoader:
             choices=choices,
             active_player=active,
             description=description,
+            continuous_effects=effects,
+            archenemy=top.opt_string("archenemy"),
+            planar_controller=top.opt_string("planar_controller"),
         )
         return LoadedBoard(board, tuple(self.warnings))
 
@@ -267,10 +279,20 @@ class _BoardLoader:
         return tuple(out)
 
     def _check_references(self, permanents: Sequence[Permanent]) -> None:
-        """What a permanent is attached to, or attacks, exists."""
+        """What a permanent is attached to, or attacks, exists; so do the sources that dealt
+        it damage this turn, and the player it entered under."""
         names, ids = self.names, self.ids
         for perm in permanents:
             where = self.wheres[perm.id]
+            self._check_player(where, "entered_under", perm.entered_under)
+            for source in sorted(perm.dealt_damage_this_turn_by):
+                if source not in ids:
+                    raise BoardError(
+                        f"{where} : champ « dealt_damage_this_turn_by » : « {source} » n'existe "
+                        f"pas (ni permanent, ni objet)",
+                        field="dealt_damage_this_turn_by",
+                        obj=where,
+                    )
             target = perm.attached_to
             if target is not None and target not in ids and target not in names:
                 raise BoardError(
@@ -311,6 +333,27 @@ class _BoardLoader:
             raise BoardError(
                 f"{where} : champ « {fname} » : {label} « {value} » inconnu", field=fname, obj=where
             )
+
+    def _effects(self) -> tuple[ContinuousEffect, ...]:
+        """The continuous effects: each names an existing source, known players and, in
+        `affects.ids`, permanents on the battlefield."""
+        out: list[ContinuousEffect] = []
+        seen: set[str] = set()
+        for where, item in self._items("continuous_effects", "id"):
+            r = Reader(item, where, self.warnings)
+            effect = read_effect(r)
+            if effect.id in seen:
+                raise r.fail("id", f"identifiant d'effet en double « {effect.id} »")
+            seen.add(effect.id)
+            if effect.source not in self.ids:
+                raise r.fail("source", f"« {effect.source} » n'existe pas (ni permanent, ni objet)")
+            self._check_player(where, "controller", effect.controller)
+            self._check_player(where, "control", effect.control)
+            for ident in sorted(effect.affects.ids or ()):
+                if ident not in self.permanents:
+                    raise r.fail("affects", f"« {ident} » n'est pas un permanent du plateau")
+            out.append(effect)
+        return tuple(out)
 
     def _stack(self) -> tuple[StackItem, ...]:
         out: list[StackItem] = []
@@ -442,16 +485,85 @@ def _compact_dict(pairs: Iterable[tuple[str, object]]) -> dict[str, Any]:
     return out
 
 
+def _triggered_to_list(abilities: Sequence[TriggeredAbility]) -> list[dict[str, Any]]:
+    return [
+        {"id": t.id, "trigger": t.trigger, **({"text": t.text} if t.text else {})}
+        for t in abilities
+    ]
+
+
+def _printed_to_dict(pr: Printed) -> dict[str, Any]:
+    d: dict[str, Any] = {}
+    for key in PRINTED_FIELDS:
+        if key not in pr.keys:
+            continue
+        value = getattr(pr, key)
+        if key == "triggered_abilities":
+            d[key] = _triggered_to_list(value)
+        elif isinstance(value, frozenset):
+            d[key] = sorted(value)
+        elif isinstance(value, tuple):
+            d[key] = list(value)
+        else:
+            d[key] = value  # None for `*`
+    return d
+
+
 def permanent_to_dict(p: Permanent) -> dict[str, Any]:
-    d = _compact_dict((name, getattr(p, name)) for name in PERMANENT_FIELDS)
+    d = _compact_dict(
+        (name, getattr(p, name))
+        for name in PERMANENT_FIELDS
+        if name not in ("printed", "triggered_abilities")
+    )
     for key in ("damage", "deathtouch_damage", "regeneration_shields"):
         if d.get(key) == 0:
             del d[key]
+    if not p.dealt_damage_this_turn_by:  # a field added later: left out when empty
+        d.pop("dealt_damage_this_turn_by", None)
+    if p.feminine is False:
+        d["feminine"] = False
+    if p.printed is not None:
+        d["printed"] = _printed_to_dict(p.printed)
+    if p.triggered_abilities:
+        d["triggered_abilities"] = _triggered_to_list(p.triggered_abilities)
+    return d
+
+
+def effect_to_dict(e: ContinuousEffect) -> dict[str, Any]:
+    """A continuous effect in the file format (defaults left out)."""
+    d: dict[str, Any] = {"id": e.id, "source": e.source, "kind": e.kind, "layer": e.layer}
+    if e.controller is not None:
+        d["controller"] = e.controller
+    a = e.affects
+    affects = _compact_dict(
+        [
+            ("ids", a.ids),
+            ("self", a.self_),
+            ("other", a.other),
+            ("attached", a.attached),
+            ("types", a.types),
+            ("colors", a.colors),
+            ("controller", None if a.controller == "any" else a.controller),
+        ]
+    )
+    if affects:
+        d["affects"] = affects
+    if e.layer == "7c":
+        d["effect"] = {"power": e.power, "toughness": e.toughness}
+    else:
+        d["effect"] = _compact_dict((k, getattr(e, k)) for k in LAYER_EFFECT_FIELDS[e.layer])
+    if e.timestamp is not None:
+        d["timestamp"] = e.timestamp
+    if e.text:
+        d["text"] = e.text
     return d
 
 
 def other_to_dict(o: OtherObject) -> dict[str, Any]:
-    return _compact_dict((name, getattr(o, name)) for name in OTHER_FIELDS)
+    d = _compact_dict((name, getattr(o, name)) for name in OTHER_FIELDS)
+    if o.feminine is False:
+        d["feminine"] = False
+    return d
 
 
 def player_to_dict(p: Player) -> dict[str, Any]:
@@ -474,6 +586,8 @@ def player_to_dict(p: Player) -> dict[str, Any]:
         )
     if p.lost:
         d["lost"] = True
+    if p.speed is not None:
+        d["speed"] = p.speed
     return d
 
 
@@ -484,6 +598,9 @@ def board_to_dict(board: Board) -> dict[str, Any]:
         d["description"] = board.description
     if board.active_player:
         d["active_player"] = board.active_player
+    for key in ("archenemy", "planar_controller"):
+        if getattr(board, key) is not None:
+            d[key] = getattr(board, key)
     d["players"] = [player_to_dict(p) for p in board.players]
     if board.teams:
         d["teams"] = [
@@ -499,4 +616,11 @@ def board_to_dict(board: Board) -> dict[str, Any]:
         ]
     if board.choices.raw:
         d["choices"] = [dict(c) for c in board.choices.raw]
+    if board.continuous_effects:
+        d["continuous_effects"] = [effect_to_dict(e) for e in board.continuous_effects]
     return d
+
+
+def board_to_compact(board: Board) -> str:
+    """The board as compact text (`decode_board_text` reads it back to the same board)."""
+    return dict_to_compact(board_to_dict(board))

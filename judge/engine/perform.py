@@ -12,13 +12,30 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from types import MappingProxyType
-from typing import TypeAlias, TypeVar
+from typing import TypeAlias
 
 from judge.engine.rulesets import Ruleset
-from judge.engine.state import Board, Finding, OtherObject, Permanent, Player, Snapshot
-from judge.engine.vocabulary import ActionKind, FindingKind, NoteKind, SubjectKind, pt_counter
+from judge.engine.state import (
+    Board,
+    ChoiceNeeded,
+    Finding,
+    OtherObject,
+    Permanent,
+    Player,
+    Snapshot,
+    TriggeredAbility,
+    evolve,
+)
+from judge.engine.vocabulary import (
+    ActionKind,
+    FindingKind,
+    NoteKind,
+    SubjectKind,
+    choice_key,
+    pt_counter,
+)
 from judge.engine.wording import de, fr_list, plural
-from judge.fr import ABILITY_LABELS
+from judge.fr import ABILITY_LABELS, ZONE_LABELS
 from judge.rules.numbers import sort_key
 
 # Dies-trigger keywords, with the counter whose presence stops each.
@@ -36,6 +53,8 @@ class Trigger:
     rule: str
     why: str
     after_pass: int = 0
+    object: str | None = None  # the object whose leaving or death triggered it
+    text: str = ""  # the ability's text, as the board states it
 
 
 # --- performing one event -----------------------------------------------------------
@@ -57,6 +76,15 @@ class Event:
     sector: dict[str, str] = field(default_factory=dict)
     losers: list[str] = field(default_factory=list)
     life: dict[str, int] = field(default_factory=dict)
+    speed: dict[str, int] = field(default_factory=dict)
+    control: dict[str, str] = field(default_factory=dict)  # 800.4a: control reverts
+    effects_ended: set[str] = field(default_factory=set)  # 800.4a: effects giving control
+    left_game: set[str] = field(default_factory=set)  # players whose stack objects go
+    face_down: set[str] = field(default_factory=set)  # 704.6e, 704.6f
+    unbestow: set[str] = field(default_factory=set)  # 702.103f: becomes a creature again
+    clear_damage: set[str] = field(default_factory=set)  # 702.89a: umbra armor
+    choices: list[ChoiceNeeded] = field(default_factory=list)  # 616.1: order of replacements
+    used_choices: set[str] = field(default_factory=set)
     triggers: list[Trigger] = field(default_factory=list)
 
 
@@ -98,6 +126,9 @@ def perform(
     # Objects, in id order.
     for oid in sorted(by_object):
         _perform_on_object(snap, ev, by_object[oid])
+    if ev.losers and len(snap.board.players) > 2 and snap.variant != "two-headed-giant":
+        for loser in sorted(set(ev.losers)):
+            _leave_game(snap, ev, loser)
     new_board, changed = _next_board(snap, ev, ruleset)
     ev.actions.sort(key=_finding_order)
     ev.notes.sort(key=_finding_order)
@@ -212,12 +243,62 @@ def _replace_loss(
         )
 
 
+# --- 800.4a: a player leaves a multiplayer game ---------------------------------------
+
+LEAVE_RULE = "800.4a"
+
+
+def _leave_game(snap: Snapshot, ev: Event, loser: str) -> None:
+    """800.4a — the objects the loser owns leave the game, effects giving the loser control
+    end (control reverts), the loser's objects on the stack cease to exist, and whatever the
+    loser still controls is exiled."""
+    why = f"{loser} a perdu et quitte la partie"
+    board = snap.board
+    ended = [e for e in board.continuous_effects if e.control == loser]
+    ev.effects_ended.update(e.id for e in ended)
+    stolen = {i for e in ended for i in (e.affects.ids or ())}
+    for p in board.permanents:
+        if p.owner == loser:
+            ev.leaving[p.id] = "gone"
+            ev.actions.append(Finding(LEAVE_RULE, ActionKind.LEAVE_GAME, p.id, why=why))
+            continue
+        controller = snap.permanents[p.id].controller
+        if p.id in stolen or (p.controller == loser and p.entered_under not in (None, loser)):
+            back = p.entered_under or p.owner
+            ev.control[p.id] = back
+            ev.actions.append(
+                Finding(LEAVE_RULE, ActionKind.REVERT_CONTROL, p.id, why=f"{why} : "
+                        f"l'effet qui lui en donnait le contrôle prend fin", value=back)
+            )  # fmt: skip
+        elif controller == loser:
+            ev.leaving.setdefault(p.id, "exile")
+            ev.actions.append(
+                Finding(LEAVE_RULE, ActionKind.EXILE, p.id, why=f"{why} ; {loser} le contrôlait")
+            )
+    for o in board.other_zones:
+        if o.owner == loser and o.id not in ev.gone:
+            ev.gone.add(o.id)
+            ev.actions.append(Finding(LEAVE_RULE, ActionKind.LEAVE_GAME, o.id, why=why))
+    if any(item.controller == loser for item in board.stack):
+        ev.left_game.add(loser)
+
+
 # --- what happens to an object ---------------------------------------------------------
+
+
+REGENERATION = "regeneration"
+UMBRA_ARMOR = "umbra armor"
+UMBRA_RULE = "702.89a"
+ORDER_RULE = "616.1"
+SHIELD_RULE = "122.1c"
 
 
 def _destroy(snap: Snapshot, ev: Event, findings: Sequence[Finding]) -> None:
     """Destroy a permanent once for all its reasons, unless it is indestructible (the
-    destruction does not happen) or a regeneration shield replaces it."""
+    destruction does not happen) or a replacement applies: a regeneration shield, or an Aura
+    with umbra armor attached to it (702.89a). With several, its controller chooses which
+    applies (616.1e), and the board must say it (`choices`, rule 616.1). A shield counter
+    replaces only a destruction by an effect (122.1c): not these."""
     perm = snap.permanents.get(findings[0].subject)
     if perm is None:
         return
@@ -231,28 +312,97 @@ def _destroy(snap: Snapshot, ev: Event, findings: Sequence[Finding]) -> None:
                 why=f"{merged.why} ; indestructible : la destruction n'a pas lieu",
             )
         )
-    elif perm.regeneration_shields > 0:
-        ev.actions.append(
-            replace(
-                merged,
-                kind=ActionKind.REGENERATE,
-                why=f"{merged.why} ; un bouclier de régénération remplace la destruction "
-                f"(la créature est engagée, ses blessures retirées, elle est retirée du "
-                f"combat)",
-            )
-        )
+        return
+    if perm.counter("shield"):
         ev.notes.append(
-            replace(
-                merged,
-                kind=NoteKind.REPLACED,
+            Finding(
+                SHIELD_RULE,
+                NoteKind.NOT_REPLACED,
+                perm.id,
+                why=f"{plural(perm.counter('shield'), 'marqueur bouclier', 'marqueurs bouclier')}"
+                f" : il ne remplace que la destruction par un effet, pas par une action basée "
+                f"sur un état",
                 note=True,
-                why=f"{merged.why} ; destruction remplacée par la régénération",
             )
         )
-        ev.regenerate.add(perm.id)
+    options = _replacements(snap, perm)
+    chosen = options[0] if len(options) == 1 else snap.board.choices.replacements.get(perm.id)
+    if len(options) > 1 and chosen not in options:
+        ev.choices.append(
+            ChoiceNeeded(
+                ORDER_RULE,
+                perm.controller,
+                f"le remplacement de la destruction {de(snap.label(perm.id))} à appliquer",
+                tuple(options),
+                perm.id,
+                f"{merged.why} ; plusieurs effets de remplacement s'appliquent ; le contrôleur "
+                f"du permanent choisit",
+            )
+        )
+        return
+    if len(options) > 1:
+        ev.used_choices.add(choice_key(ORDER_RULE, perm.id))
+    if chosen == REGENERATION:
+        _regenerate(ev, perm, merged)
+    elif chosen is not None:
+        _umbra_armor(snap, ev, perm, merged, chosen)
     else:
         ev.actions.append(merged)
         ev.leaving[perm.id] = "graveyard"
+
+
+def _replacements(snap: Snapshot, perm: Permanent) -> list[str]:
+    """What may replace the destruction of `perm`: "regeneration", and the ids of the Auras
+    with umbra armor attached to it."""
+    out = [REGENERATION] if perm.regeneration_shields > 0 else []
+    out += sorted(
+        a.id for a in snap.attached_by_target.get(perm.id, ()) if UMBRA_ARMOR in a.keywords
+    )
+    return out
+
+
+def _regenerate(ev: Event, perm: Permanent, merged: Finding) -> None:
+    ev.actions.append(
+        replace(
+            merged,
+            kind=ActionKind.REGENERATE,
+            why=f"{merged.why} ; un bouclier de régénération remplace la destruction "
+            f"(la créature est engagée, ses blessures retirées, elle est retirée du "
+            f"combat)",
+        )
+    )
+    ev.notes.append(
+        replace(
+            merged,
+            kind=NoteKind.REPLACED,
+            note=True,
+            why=f"{merged.why} ; destruction remplacée par la régénération",
+        )
+    )
+    ev.regenerate.add(perm.id)
+
+
+def _umbra_armor(snap: Snapshot, ev: Event, perm: Permanent, merged: Finding, aura: str) -> None:
+    """702.89a: instead, all damage is removed from the permanent and the Aura is destroyed."""
+    ev.actions.append(
+        Finding(
+            UMBRA_RULE,
+            ActionKind.DESTROY,
+            aura,
+            why=f"armure d'ombre : détruite à la place {de(snap.label(perm.id))}, dont les "
+            f"blessures sont retirées",
+        )
+    )
+    ev.notes.append(
+        replace(
+            merged,
+            kind=NoteKind.REPLACED,
+            note=True,
+            why=f"{merged.why} ; destruction remplacée par l'armure d'ombre de {snap.label(aura)}",
+        )
+    )
+    ev.leaving[aura] = "graveyard"
+    ev.clear_damage.add(perm.id)
 
 
 def _unattach(snap: Snapshot, ev: Event, findings: Sequence[Finding]) -> None:
@@ -287,6 +437,19 @@ def _set_protector(ev: Event, f: Finding) -> None:
         ev.protector[f.subject] = f.value
 
 
+def _face_down(ev: Event, f: Finding) -> None:
+    """704.6e, 704.6f: the card is turned face down, to the bottom of its deck."""
+    ev.face_down.add(f.value if f.kind == ActionKind.PLANESWALK and f.value else f.subject)
+
+
+def _end_bestow(ev: Event, f: Finding) -> None:
+    ev.unbestow.add(f.subject)
+
+
+def _set_speed(ev: Event, f: Finding) -> None:
+    ev.speed[f.subject] = int(f.value or 1)
+
+
 def _set_sector(ev: Event, f: Finding) -> None:
     if f.value is not None:
         ev.sector[f.subject] = f.value
@@ -307,6 +470,10 @@ _EFFECTS: Mapping[FindingKind, Callable[[Event, Finding], None]] = MappingProxyT
         ActionKind.REMOVE_COUNTERS: _remove_counters_of,
         ActionKind.CHOOSE_PROTECTOR: _set_protector,
         ActionKind.CHOOSE_SECTOR: _set_sector,
+        ActionKind.SET_SPEED: _set_speed,
+        ActionKind.END_BESTOW: _end_bestow,
+        ActionKind.SCHEME_TO_BOTTOM: _face_down,
+        ActionKind.PLANESWALK: _face_down,
     }
 )
 
@@ -335,18 +502,6 @@ def _finding_order(f: Finding) -> tuple[tuple[int, int, int, int], str, str]:
 
 # --- the next board ------------------------------------------------------------------
 
-T = TypeVar("T")
-
-
-def _evolve(obj: T, changes: Mapping[str, object]) -> T:
-    """`dataclasses.replace` without re-running `__init__` over every field (the board's
-    slotted dataclasses are frozen and have no `__post_init__`)."""
-    cls = type(obj)
-    new = object.__new__(cls)
-    for name in cls.__slots__:  # type: ignore[attr-defined]
-        object.__setattr__(new, name, changes[name] if name in changes else getattr(obj, name))
-    return new
-
 
 def _remove_counters(p: Permanent, remove: Mapping[str, int]) -> dict[str, object]:
     counters = dict(p.counters)
@@ -356,6 +511,9 @@ def _remove_counters(p: Permanent, remove: Mapping[str, int]) -> dict[str, objec
         if counters.get(kind, 0) > most:
             counters[kind] = most
     power, toughness = p.power, p.toughness
+    keys = p.printed.keys if p.printed is not None else frozenset()
+    if "toughness" in keys:  # the layers count the counters (613.4c): nothing to adjust
+        return {"counters": {k: v for k, v in counters.items() if v}}
     for kind, before in p.counters.items():
         delta = before - counters.get(kind, 0)
         pt = pt_counter(kind)
@@ -392,6 +550,7 @@ def _dies_triggers(p: Permanent, ev: Event, ruleset: Ruleset) -> None:
                     rule,
                     f"{french} ({keyword}) : la créature est morte sans marqueur {blocker} "
                     f"(dernières informations connues)",
+                    object=p.id,
                 )
             )
         else:
@@ -408,6 +567,68 @@ def _dies_triggers(p: Permanent, ev: Event, ruleset: Ruleset) -> None:
             )
 
 
+def _trigger(
+    watcher: Permanent, ability: TriggeredAbility, victim: Permanent, ruleset: Ruleset, why: str
+) -> Trigger:
+    return Trigger(
+        watcher.id,
+        watcher.name,
+        ability.id,
+        watcher.controller,
+        ruleset.lki_rule,
+        f"{why} (dernières informations connues, 603.10a)",
+        object=victim.id,
+        text=ability.text,
+    )
+
+
+def _stated_triggers(
+    snap: Snapshot, ev: Event, left: Sequence[tuple[Permanent, str]], ruleset: Ruleset
+) -> None:
+    """The leaves-the-battlefield and dies abilities the board states (603.6c, 700.4), decided
+    from last known information: each looks back at the permanents as they were before the
+    event (603.10a), those that leave with the victims included."""
+    died = [p for p, zone in left if zone == "graveyard" and "creature" in p.types]
+    dead_ids = {p.id for p in died}
+    for p, zone in left:
+        where = ZONE_LABELS.get(zone, zone)
+        for t in p.triggered_abilities:
+            if t.trigger == "leaves":
+                why = f"{snap.label(p.id)} a quitté le champ de bataille (vers : {where})"
+                ev.triggers.append(_trigger(p, t, p, ruleset, why))
+            elif t.trigger == "dies" and p.id in dead_ids:
+                ev.triggers.append(_trigger(p, t, p, ruleset, f"{snap.label(p.id)} meurt"))
+    if not died:
+        return
+    for w in snap.with_triggers:
+        for t in w.triggered_abilities:
+            if t.trigger not in _WATCHING:
+                continue
+            victims = died
+            if t.trigger == "damaged_creature_dies":
+                victims = [d for d in died if w.id in d.dealt_damage_this_turn_by]
+            for d in victims:
+                reason = _watch_reason(t.trigger, w, d, snap)
+                if reason is not None:
+                    ev.triggers.append(_trigger(w, t, d, ruleset, reason))
+
+
+# The abilities that watch other permanents die.
+_WATCHING = frozenset({"creature_dies", "another_creature_dies", "damaged_creature_dies"})
+
+
+def _watch_reason(trigger: str, w: Permanent, d: Permanent, snap: Snapshot) -> str | None:
+    """Why `w`'s ability triggers on the death of `d`, or None."""
+    dead = f"{snap.label(d.id)} meurt"
+    if trigger == "creature_dies":
+        return dead
+    if trigger == "another_creature_dies" and d.id != w.id:
+        return f"{dead} (une autre créature)"
+    if trigger == "damaged_creature_dies" and w.id in d.dealt_damage_this_turn_by:
+        return f"{dead} après avoir subi ce tour-ci des blessures de {snap.label(w.id)}"
+    return None
+
+
 def _next_board(snap: Snapshot, ev: Event, ruleset: Ruleset) -> tuple[Board, bool]:
     board = snap.board
     permanents, arrived, changed = _next_permanents(snap, ev, ruleset)
@@ -416,13 +637,22 @@ def _next_board(snap: Snapshot, ev: Event, ruleset: Ruleset) -> tuple[Board, boo
     new_board = replace(
         board, players=tuple(players), permanents=tuple(permanents), other_zones=tuple(others)
     )
+    if ev.effects_ended or ev.left_game:  # 800.4a
+        new_board = replace(
+            new_board,
+            continuous_effects=tuple(
+                e for e in board.continuous_effects if e.id not in ev.effects_ended
+            ),
+            stack=tuple(s for s in board.stack if s.controller not in ev.left_game),
+        )
+        changed = True
     return new_board, changed or others_changed or players_changed
 
 
 def _touched(snap: Snapshot, ev: Event) -> set[str]:
     """The permanents that stay on the battlefield but change."""
     touched = ev.regenerate | ev.unattach | ev.remove.keys() | ev.protector.keys()
-    touched |= ev.sector.keys()
+    touched |= ev.sector.keys() | ev.control.keys() | ev.clear_damage | ev.unbestow
     touched.update(p.id for p in snap.damaged if p.deathtouch_damage)
     if ev.leaving:
         touched.update(
@@ -444,8 +674,12 @@ def _next_permanents(
     changed = False
     permanents: list[Permanent] = []
     arrived: list[OtherObject] = []
+    left: list[tuple[Permanent, str]] = []
     for p in board.permanents:
         pid = p.id
+        if pid in leaving and leaving[pid] == "gone":  # left the game with its owner
+            changed = True
+            continue
         if pid in leaving:
             zone = leaving[pid]
             arrived.append(
@@ -459,15 +693,19 @@ def _next_permanents(
                     moved_since_last_check=True,
                 )
             )
+            last = snap.permanents.get(pid, p)  # last known information (704.8)
             if zone == "graveyard":
-                _dies_triggers(p, ev, ruleset)
+                _dies_triggers(last, ev, ruleset)
+            left.append((last, zone))
             changed = True
         elif pid not in touched:
             permanents.append(p)
         else:
-            new = _evolve(p, _permanent_changes(p, ev))
+            new = evolve(p, _permanent_changes(p, ev))
             changed = changed or new != p
             permanents.append(new)
+    if left:
+        _stated_triggers(snap, ev, left, ruleset)
     return permanents, arrived, changed
 
 
@@ -491,6 +729,18 @@ def _permanent_changes(p: Permanent, ev: Event) -> dict[str, object]:
         changes["protector"] = ev.protector[pid]
     if pid in ev.sector:
         changes["sector"] = ev.sector[pid]
+    if pid in ev.control:
+        changes["controller"] = ev.control[pid]
+    if pid in ev.clear_damage:
+        changes["damage"] = 0
+    if pid in ev.unbestow:  # 702.103f: an enchantment creature again
+        changes.update(
+            bestowed=False,
+            attached_to=None,
+            enchant=frozenset(),
+            types=p.types | {"creature"},
+            subtypes=tuple(t for t in p.subtypes if t != "Aura"),
+        )
     return changes
 
 
@@ -505,11 +755,14 @@ def _next_others(
         if o.id in ev.gone:
             changed = True
             continue
-        if o.id in ev.to_command:
-            others.append(_evolve(o, {"zone": "command", "moved_since_last_check": False}))
+        if o.id in ev.face_down:
+            others.append(evolve(o, {"face_up": False, "moved_since_last_check": False}))
+            changed = True
+        elif o.id in ev.to_command:
+            others.append(evolve(o, {"zone": "command", "moved_since_last_check": False}))
             changed = True
         elif o.moved_since_last_check:
-            others.append(_evolve(o, {"moved_since_last_check": False}))
+            others.append(evolve(o, {"moved_since_last_check": False}))
             changed = True
         else:
             others.append(o)
@@ -530,9 +783,11 @@ def _next_players(board: Board, ev: Event) -> tuple[list[Player], bool]:
             pchanges["lost"] = True
         if pl.name in ev.life and ev.life[pl.name] != pl.life:
             pchanges["life"] = ev.life[pl.name]
+        if pl.name in ev.speed:
+            pchanges["speed"] = ev.speed[pl.name]
         if pchanges:
             changed = True
-            players.append(_evolve(pl, pchanges))
+            players.append(evolve(pl, pchanges))
         else:
             players.append(pl)
     return players, changed

@@ -36,9 +36,7 @@ def creature_zero_or_less_toughness(s: Snapshot) -> Iterator[Outcome]:
     cannot replace this."""
     for p in s.low_toughness:
         if p.toughness is not None and p.toughness <= 0:
-            yield Finding(
-                "420.5b", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=f"endurance {p.toughness}"
-            )
+            yield Finding("420.5b", ActionKind.PUT_INTO_GRAVEYARD, p.id, why=s.toughness_why(p))
             yield from zero_toughness_notes(p, "420.5b")
 
 
@@ -51,14 +49,14 @@ def creature_lethal_damage(s: Snapshot) -> Iterator[Outcome]:
         if t is None or t <= 0:
             continue
         if p.damage > 0 and p.damage >= t:
-            yield Finding("420.5c", ActionKind.DESTROY, p.id, why=lethal_damage_why(p))
+            yield Finding("420.5c", ActionKind.DESTROY, p.id, why=lethal_damage_why(p, s))
         elif p.deathtouch_damage > 0:
             yield Finding(
                 "420.5c",
                 NoteKind.NOT_APPLICABLE,
                 p.id,
                 why=f"{plural(p.deathtouch_damage, 'blessure')} d'une source avec le contact "
-                f"mortel, mais {lethal_damage_why(p)} : pas de blessures fatales, et le texte "
+                f"mortel, mais {lethal_damage_why(p, s)} : pas de blessures fatales, et le texte "
                 f"420.5 ne connaît pas le contact mortel",
                 note=True,
             )

@@ -12,29 +12,43 @@ from typing import Any
 
 from judge.engine.errors import BoardError
 from judge.engine.state import (
+    Affects,
     Choices,
+    ContinuousEffect,
     LossReplacement,
     OtherObject,
     Permanent,
     Player,
+    Printed,
     Team,
+    TriggeredAbility,
 )
 from judge.engine.vocabulary import (
+    AFFECTED_CONTROLLERS,
+    AFFECTS_FIELDS,
     CARD_TYPES,
+    CDAS,
     CHOICE_FIELDS,
     COLORS,
+    EFFECT_FIELDS,
+    EFFECT_KINDS,
     ENCHANT_WORDS,
     KEYWORD_ALIASES,
+    LAYER_EFFECT_FIELDS,
+    LAYERS,
     LOSS_REPLACEMENT_FIELDS,
     MAX_INT,
     MAX_INT_DIGITS,
     OTHER_FIELDS,
     PERMANENT_FIELDS,
     PLAYER_FIELDS,
+    PRINTED_FIELDS,
     RULE_SUBTYPES,
     SECTORS,
     SUPERTYPES,
     TEAM_FIELDS,
+    TRIGGER_EVENTS,
+    TRIGGER_FIELDS,
     ZONES,
     TooLongInteger,
     choice_key,
@@ -287,6 +301,7 @@ def read_player(item: Mapping[str, Any], where: str, warnings: list[str], varian
         cant_lose=r.boolean("cant_lose"),
         loss_replacement=repl,
         lost=r.boolean("lost"),
+        speed=r.opt_integer("speed", minimum=0),
     )
 
 
@@ -329,6 +344,57 @@ def _perm_keywords(r: Reader, name: str) -> frozenset[str]:
     return r.frozen(tuple(KEYWORD_ALIASES.get(k, k) for k in r.words(name)))
 
 
+def read_triggered(r: Reader, name: str) -> tuple[TriggeredAbility, ...]:
+    """`triggered_abilities`: [{id, trigger, text}] (603.6c leaves-the-battlefield, 700.4 dies)."""
+    value = r.data.get(name)
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise r.fail(name, wrong_type("une liste", value))
+    out = []
+    for i, item in enumerate(value):
+        where = f"{r.where}, {name}[{i}]"
+        rr = Reader(as_object(item, where), where, r.warnings)
+        rr.unknown(TRIGGER_FIELDS)
+        trigger = rr.string("trigger", required=True)
+        if trigger not in TRIGGER_EVENTS:
+            raise rr.fail(
+                "trigger", f"« {trigger} » inconnu (valeurs : {', '.join(TRIGGER_EVENTS)})"
+            )
+        out.append(
+            TriggeredAbility(
+                id=rr.string("id", required=True),
+                trigger=trigger,  # type: ignore[arg-type]
+                text=rr.opt_string("text") or "",
+            )
+        )
+    return tuple(out)
+
+
+def read_printed(r: Reader, name: str) -> Printed | None:
+    """`printed`: the characteristics before continuous effects; a key absent is the stated
+    current value, `power` or `toughness` null is `*`."""
+    value = r.data.get(name)
+    if value is None:
+        return None
+    rr = Reader(as_object(value, f"{r.where}, {name}"), f"{r.where}, {name}", r.warnings)
+    rr.unknown(PRINTED_FIELDS)
+    data = rr.data
+    for key in ("power", "toughness"):
+        if data.get(key) is not None:
+            rr.integer(key)
+    return Printed(
+        keys=frozenset(k for k in PRINTED_FIELDS if k in data),
+        types=_perm_words(rr, "types"),
+        subtypes=_perm_subtypes(rr, "subtypes"),
+        colors=_perm_words(rr, "colors"),
+        power=data.get("power"),
+        toughness=data.get("toughness"),
+        keywords=_perm_keywords(rr, "keywords"),
+        triggered_abilities=read_triggered(rr, "triggered_abilities"),
+    )
+
+
 # How each field of a permanent is read (a null value gives the default). Only the fields
 # present in the object are read: most permanents have a handful of the thirty.
 PERMANENT_READERS: Mapping[str, Callable[[Reader, str], object]] = MappingProxyType(
@@ -364,6 +430,12 @@ PERMANENT_READERS: Mapping[str, Callable[[Reader, str], object]] = MappingProxyT
         "attacking": lambda r, n: r.opt_string(n),
         "blocking": lambda r, n: r.boolean(n),
         "sector": read_sector,
+        "printed": read_printed,
+        "entered_under": lambda r, n: r.opt_string(n),
+        "triggered_abilities": read_triggered,
+        "dealt_damage_this_turn_by": lambda r, n: r.frozen(r.words(n, lower=False)),
+        "bestowed": lambda r, n: r.boolean(n),
+        "feminine": lambda r, n: r.boolean(n) if r.data.get(n) is not None else None,
     }
 )
 
@@ -371,7 +443,9 @@ PERMANENT_READERS: Mapping[str, Callable[[Reader, str], object]] = MappingProxyT
 # Fast paths for the commonest fields when their value is plainly valid (anything else goes
 # through the reader, which gives the error).
 _PERM_BOOLS = frozenset(k for k in PERMANENT_FIELDS if isinstance(getattr(_DEFAULT_PERM, k), bool))
-_PERM_STRINGS = frozenset({"name", "controller", "owner", "attached_to", "protector", "attacking"})
+_PERM_STRINGS = frozenset(
+    {"name", "controller", "owner", "attached_to", "protector", "attacking", "entered_under"}
+)
 _PERM_INTS = frozenset({"power", "toughness", "timestamp"})
 _PERM_COUNTS = frozenset({"damage", "deathtouch_damage", "regeneration_shields"})
 
@@ -423,7 +497,11 @@ def _check_permanent_needs(r: Reader, fields: Mapping[str, Any]) -> None:
     """What a creature, an Aura and a Saga cannot do without."""
     types: frozenset[str] = fields.get("types", _EMPTY_WORDS)
     subtypes: tuple[str, ...] = fields.get("subtypes", ())
-    if "creature" in types and fields.get("toughness") is None:
+    printed: Printed | None = fields.get("printed")
+    printed_toughness = printed is not None and "toughness" in printed.keys
+    if fields.get("bestowed") and fields.get("toughness") is None and not printed_toughness:
+        raise r.fail("toughness", "obligatoire pour une Aura avec grâce (celle de la créature)")
+    if "creature" in types and fields.get("toughness") is None and not printed_toughness:
         raise r.fail("toughness", "obligatoire pour une créature (valeur actuelle)")
     enchant: frozenset[str] = fields.get("enchant", _EMPTY_WORDS)
     for e in enchant:
@@ -478,6 +556,11 @@ def read_other(r: Reader) -> OtherObject:
         dungeon=r.boolean("dungeon"),
         bottommost_room=r.boolean("bottommost_room"),
         trigger_on_stack=r.boolean("trigger_on_stack"),
+        feminine=r.boolean("feminine") if r.data.get("feminine") is not None else None,
+        scheme=r.boolean("scheme"),
+        ongoing=r.boolean("ongoing"),
+        face_up=r.boolean("face_up"),
+        phenomenon=r.boolean("phenomenon"),
     )
 
 
@@ -496,6 +579,7 @@ class _ChoicesRead:
     sectors: dict[str, str]
     protectors: dict[tuple[str, str], str]
     moves: dict[str, bool]
+    replacements: dict[str, str]
 
 
 def _choose_legend(r: Reader, rule: str, check: RefCheck, out: _ChoicesRead) -> None:
@@ -533,6 +617,17 @@ def _choose_command_zone(r: Reader, rule: str, check: RefCheck, out: _ChoicesRea
     out.moves[ident] = value
 
 
+def _choose_replacement(r: Reader, rule: str, check: RefCheck, out: _ChoicesRead) -> None:
+    """616.1: the replacement effect that applies to a permanent's destruction
+    ("regeneration" or the id of an Aura with umbra armor)."""
+    ident = r.string("object", required=True)
+    check(r.where, "object", ident, "permanent")
+    apply = r.string("apply", required=True)
+    if apply != "regeneration":
+        check(r.where, "apply", apply, "permanent")
+    out.replacements[ident] = apply
+
+
 _CHOICE_READERS: Mapping[str, Callable[[Reader, str, RefCheck, _ChoicesRead], None]] = (
     MappingProxyType(
         {
@@ -541,13 +636,14 @@ _CHOICE_READERS: Mapping[str, Callable[[Reader, str, RefCheck, _ChoicesRead], No
             "704.5w": _choose_protector,
             "704.5x": _choose_protector,
             "704.6d": _choose_command_zone,
+            "616.1": _choose_replacement,
         }
     )
 )
 
 
 def read_choices(items: list[Any], warnings: list[str], check: RefCheck) -> Choices:
-    out = _ChoicesRead(set(), {}, {}, {})
+    out = _ChoicesRead(set(), {}, {}, {}, {})
     raw: list[Mapping[str, Any]] = []
     seen: dict[str, str] = {}
     for i, item in enumerate(items):
@@ -577,4 +673,106 @@ def read_choices(items: list[Any], warnings: list[str], check: RefCheck) -> Choi
         _CHOICE_READERS[rule](r, rule, check, out)
         # Only the known fields: the others were reported as ignored.
         raw.append({k: v for k, v in data.items() if k in kept})
-    return Choices(frozenset(out.keep), out.sectors, out.protectors, out.moves, tuple(raw))
+    return Choices(
+        frozenset(out.keep),
+        out.sectors,
+        out.protectors,
+        out.moves,
+        out.replacements,
+        tuple(raw),
+    )
+
+
+# --- continuous effects --------------------------------------------------------------
+
+
+def _read_affects(r: Reader) -> Affects:
+    value = r.data.get("affects")
+    if value is None:
+        return Affects()
+    where = f"{r.where}, affects"
+    ra = Reader(as_object(value, where), where, r.warnings)
+    ra.unknown(AFFECTS_FIELDS)
+    controller = ra.string("controller", default="any")
+    if controller not in AFFECTED_CONTROLLERS:
+        raise ra.fail(
+            "controller", f"« {controller} » inconnu (valeurs : {', '.join(AFFECTED_CONTROLLERS)})"
+        )
+    ids = ra.words("ids", lower=False) if ra.data.get("ids") is not None else None
+    return Affects(
+        ids=frozenset(ids) if ids is not None else None,
+        self_=ra.boolean("self"),
+        other=ra.boolean("other"),
+        attached=ra.boolean("attached"),
+        types=frozenset(ra.words("types")),
+        colors=frozenset(ra.words("colors")),
+        controller=controller,  # type: ignore[arg-type]
+    )
+
+
+def _read_effect_body(r: Reader, layer: str) -> dict[str, Any]:
+    """The `effect` object, holding what its layer does (LAYER_EFFECT_FIELDS)."""
+    value = r.data.get("effect")
+    if value is None:
+        raise r.fail("effect", "champ obligatoire manquant")
+    where = f"{r.where}, effect"
+    re_ = Reader(as_object(value, where), where, r.warnings)
+    known = LAYER_EFFECT_FIELDS[layer]
+    for key in re_.data:
+        if key not in known:
+            raise re_.fail(key, f"ne relève pas de la couche {layer} (champs : {', '.join(known)})")
+    if all(
+        re_.data.get(k) is None or re_.data.get(k) is False or re_.data.get(k) == [] for k in known
+    ):
+        raise re_.fail(known[0], f"la couche {layer} attend au moins : {', '.join(known)}")
+    out: dict[str, Any] = {}
+    if layer == "2":
+        out["control"] = re_.string("control", required=True)
+    elif layer == "6":
+        out["add_abilities"] = _perm_keywords(re_, "add_abilities")
+        out["remove_abilities"] = _perm_keywords(re_, "remove_abilities")
+    elif layer == "7a":
+        cda = re_.string("cda", required=True)
+        if cda not in CDAS:
+            raise re_.fail("cda", f"« {cda} » inconnue (valeurs : {', '.join(CDAS)})")
+        out["cda"] = cda
+    elif layer == "7b":
+        out["set_power"] = re_.opt_integer("set_power")
+        out["set_toughness"] = re_.opt_integer("set_toughness")
+    elif layer == "7c":
+        out["power"] = re_.integer("power", default=0)
+        out["toughness"] = re_.integer("toughness", default=0)
+    else:
+        out["switch"] = re_.boolean("switch")
+    return out
+
+
+def read_effect(r: Reader) -> ContinuousEffect:
+    """One continuous effect (613); its references are checked by the loader."""
+    r.unknown(EFFECT_FIELDS)
+    ident = r.string("id", required=True)
+    kind = r.string("kind", default="static")
+    if kind not in EFFECT_KINDS:
+        raise r.fail("kind", f"« {kind} » inconnu (valeurs : {', '.join(EFFECT_KINDS)})")
+    layer = r.string("layer", required=True) if not isinstance(r.data.get("layer"), int) else ""
+    if layer not in LAYERS:
+        shown = r.data.get("layer")
+        raise r.fail("layer", f"couche « {shown} » inexistante (couches : {', '.join(LAYERS)})")
+    if kind == "cda" and layer != "7a":
+        raise r.fail("layer", "une capacité de définition de caractéristique est en couche 7a")
+    affects = _read_affects(r)
+    if kind == "resolved" and affects.ids is None:
+        raise r.fail(
+            "affects", "un effet « resolved » s'applique à des objets fixés : « ids » attendu"
+        )
+    return ContinuousEffect(
+        id=ident,
+        source=r.string("source", required=True),
+        kind=kind,  # type: ignore[arg-type]
+        layer=layer,  # type: ignore[arg-type]
+        affects=affects,
+        controller=r.opt_string("controller"),
+        timestamp=r.opt_integer("timestamp"),
+        text=r.opt_string("text") or "",
+        **_read_effect_body(r, layer),
+    )

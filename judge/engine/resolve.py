@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeAlias
 
-from judge.engine.perform import Trigger, perform
-from judge.engine.rulesets import Ruleset, find_ruleset
+from judge.engine.perform import Event, Trigger, perform
+from judge.engine.rulesets import RULESETS, Ruleset, find_ruleset
 from judge.engine.state import (
     Board,
     Check,
@@ -23,8 +23,8 @@ from judge.engine.state import (
     StackItem,
     cyclic_gc_paused,
 )
-from judge.engine.vocabulary import CHOICE_FIELDS, LEAVING_KINDS, RulesetName, choice_key
-from judge.fr import RULESET_WITHOUT_CHOICES, RULESET_WITHOUT_VARIANT_ACTIONS
+from judge.engine.vocabulary import CHOICE_FIELDS, RulesetName, choice_key
+from judge.fr import RULESET_WITHOUT_CHOICES, RULESET_WITHOUT_VARIANT_ACTIONS, UNMODELLED_RULES
 
 StopReason: TypeAlias = Literal["choice", "loop", "limit"]
 
@@ -52,6 +52,8 @@ class Resolution:
     stopped: StopReason | None = None
     warnings: tuple[str, ...] = ()
     names: Mapping[str, str] = field(default_factory=dict)  # object id -> name, all seen
+    edition: str = ""  # the edition of the rule index the ruleset follows and quotes
+    ruleset_label: str = ""  # French
 
     @property
     def actions(self) -> list[Finding]:
@@ -106,8 +108,8 @@ def next_event(
     rs = ruleset_of(board, ruleset)
     snap = Snapshot(board)
     outcomes = _run_checks(snap, rs.checks_for(board.variant))
-    choices = [o for o in outcomes if isinstance(o, ChoiceNeeded)]
     ev, _, _ = perform(snap, [o for o in outcomes if isinstance(o, Finding)], rs)
+    choices = [o for o in outcomes if isinstance(o, ChoiceNeeded)] + ev.choices
     return ev.actions, choices
 
 
@@ -129,7 +131,10 @@ def _apnap(board: Board) -> dict[str, int]:
 
 def _put_on_stack(board: Board, waiting: list[Trigger], after: int) -> tuple[Board, list[Trigger]]:
     rank = _apnap(board)
-    ordered = sorted(waiting, key=lambda t: (rank.get(t.controller, 99), t.source, t.ability))
+    # 603.3b: APNAP; a player's own order changes no state-based action: not asked.
+    ordered = sorted(
+        waiting, key=lambda t: (rank.get(t.controller, 99), t.source, t.ability, t.object or "")
+    )
     placed = [replace(t, after_pass=after) for t in ordered]
     items = tuple(StackItem(t.source, t.ability, t.controller) for t in placed)
     return replace(board, stack=board.stack + items), placed
@@ -140,6 +145,10 @@ def _warnings(board: Board, ruleset: Ruleset) -> list[str]:
     if not ruleset.variant_actions and board.variant != "normal":
         why = RULESET_WITHOUT_VARIANT_ACTIONS.get(ruleset.name, ruleset.name)
         out.append(f"variante « {board.variant} » : {why}")
+    if ruleset.unmodelled:
+        out.append(
+            UNMODELLED_RULES.format(edition=ruleset.edition, rules=", ".join(ruleset.unmodelled))
+        )
     return out
 
 
@@ -171,6 +180,8 @@ def _choice_never_applies(
                 f"aucun autre permanent légendaire nommé « {perm.name} » n'est contrôlé par "
                 f"{perm.controller}"
             )
+    elif rule == "616.1":
+        return None  # whether a replacement applies depends on the passes
     elif rule == "704.5u":
         if not perm.is_creature:
             return f"« {label} » n'est pas une créature"
@@ -236,9 +247,9 @@ class _Run:
 
     def __init__(self, board: Board, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
-        self.initial = (
-            board if board.ruleset == ruleset.name else replace(board, ruleset=ruleset.name)
-        )
+        # A board file names a shipped ruleset only: under an edition's, it keeps its own.
+        shipped = ruleset.name in RULESETS and board.ruleset != ruleset.name
+        self.initial = replace(board, ruleset=ruleset.name) if shipped else board
         self.board = self.initial
         # The first pass and the choice warnings both look at the initial board: one snapshot.
         self.initial_snap = Snapshot(self.initial)
@@ -256,30 +267,35 @@ class _Run:
 
     def loop(self, max_passes: int) -> StopReason | None:
         """704.3: check, perform, repeat, at most `max_passes` times."""
+        snap = self.initial_snap
         for _ in range(max_passes):
-            snap = self.initial_snap if self.board is self.initial else Snapshot(self.board)
+            snap = (
+                self.initial_snap
+                if self.board is self.initial
+                else Snapshot(self.board, previous=snap)
+            )
             outcomes = _run_checks(snap, self.checks)
             findings = [o for o in outcomes if isinstance(o, Finding)]
             self.used_choices.update(f.choice for f in findings if f.choice is not None)
-            needed = _choices_needed(outcomes, findings)
+            # What the event will really do besides the choices: replacements (a loss
+            # replaced, a destruction regenerated) and prevention applied, as in a pass.
+            ev, new_board, changed = perform(snap, findings, self.ruleset)
+            self.used_choices.update(ev.used_choices)
+            needed = _choices_needed([*outcomes, *ev.choices], ev.leaving)
             if needed:
                 self.choices = tuple(needed)
-                # What the event will really do once the choices are made: replacements (a
-                # loss replaced, a destruction regenerated) and prevention applied, as in a
-                # pass.
-                self.pending = tuple(perform(snap, findings, self.ruleset)[0].actions)
+                self.pending = tuple(ev.actions)
                 return "choice"
-            step = self._step(snap, findings)
+            step = self._step(ev, new_board, changed)
             if step == "loop":
                 return "loop"
             if step == "done":
                 return None
         return "limit"
 
-    def _step(self, snap: Snapshot, findings: Sequence[Finding]) -> _Step:
-        """One pass: perform what applies; when nothing is performed, put the waiting
-        triggers on the stack (and go on) or stop."""
-        ev, new_board, changed = perform(snap, findings, self.ruleset)
+    def _step(self, ev: Event, new_board: Board, changed: bool) -> _Step:
+        """One pass: what the event performed becomes the board; when nothing is performed,
+        put the waiting triggers on the stack (and go on) or stop."""
         notes = self._fresh(ev.notes)
         self.board = new_board
         if ev.actions:
@@ -326,19 +342,26 @@ class _Run:
                 ),
             ),
             names=self.names,
+            edition=rs.edition,
+            ruleset_label=rs.label,
         )
 
 
 def _choices_needed(
-    outcomes: Sequence[Finding | ChoiceNeeded], findings: Sequence[Finding]
+    outcomes: Sequence[Finding | ChoiceNeeded], leaving: Mapping[str, str]
 ) -> list[ChoiceNeeded]:
     """The choices a pass waits for, in the order they are made (704.5u: players without a
-    space sculptor first); none about an object that leaves the battlefield in this event."""
-    leaving = {f.subject for f in findings if not f.note and f.kind in LEAVING_KINDS}
-    needed = [
-        o
-        for o in outcomes
-        if isinstance(o, ChoiceNeeded) and (o.subject is None or o.subject not in leaving)
-    ]
+    space sculptor first). Only those whose outcome depends on them: none about an object
+    that leaves the battlefield in this event anyway, none between objects that all leave
+    (two legends that both have lethal damage)."""
+    needed = []
+    for o in outcomes:
+        if not isinstance(o, ChoiceNeeded):
+            continue
+        if o.subject is not None and o.subject in leaving:
+            continue
+        if o.subject is None and o.options and all(opt in leaving for opt in o.options):
+            continue
+        needed.append(o)
     needed.sort(key=lambda c: (c.order, c.rule, c.player, c.subject or ""))
     return needed

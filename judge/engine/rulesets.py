@@ -17,7 +17,7 @@ from judge.engine import current, pre2009
 from judge.engine.errors import UnknownRuleset
 from judge.engine.state import Check
 from judge.engine.vocabulary import RulesetName, Variant
-from judge.fr import RULESET_LABELS
+from judge.fr import EDITION_RULESET_LABEL, RULESET_LABELS
 
 
 @dataclass(frozen=True)
@@ -34,11 +34,13 @@ class Ruleset:
     cited_rules: tuple[str, ...]  # every rule the engine may cite under this ruleset
     variant_actions: bool  # whether the variants have state-based actions of their own
     asks_choices: bool  # whether a check can wait for a player's choice
+    unmodelled: tuple[str, ...] = ()  # rules of the edition that no check models
 
     @property
     def label(self) -> str:
         """French, for the user (`judge.fr.RULESET_LABELS`)."""
-        return RULESET_LABELS.get(self.name, self.name)
+        known = RULESET_LABELS.get(self.name)
+        return known if known is not None else EDITION_RULESET_LABEL.format(edition=self.edition)
 
     def checks_for(self, variant: Variant) -> tuple[Check, ...]:
         """The checks that apply in this variant, in registry order."""

@@ -13,19 +13,26 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 from judge.engine.vocabulary import (
     DEFAULT_RULESET,
+    AffectedController,
+    EffectKind,
     FindingKind,
+    Layer,
     ObjectId,
     PlayerName,
     RulesetName,
     SubjectKind,
+    TriggerEvent,
     Variant,
     Zone,
 )
 from judge.fr import CHECK_LABELS
+
+if TYPE_CHECKING:
+    from judge.engine.layers import Origin
 
 # --- the state ---------------------------------------------------------------
 
@@ -50,6 +57,7 @@ class Player:
     cant_lose: bool = False
     loss_replacement: LossReplacement | None = None
     lost: bool = False
+    speed: int | None = None  # 702.179b: no speed until a rule or an effect sets one
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,6 +66,68 @@ class Team:
     members: tuple[PlayerName, ...]
     life: int = 30
     poison: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TriggeredAbility:
+    """A leaves-the-battlefield or dies trigger stated on a permanent (`TriggerEvent`)."""
+
+    id: str
+    trigger: TriggerEvent
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Printed:
+    """A permanent's characteristics before continuous effects (613.1): only the keys the
+    board states (`keys`); `power` or `toughness` None with its key present is `*`."""
+
+    keys: frozenset[str] = frozenset()
+    types: frozenset[str] = frozenset()
+    subtypes: tuple[str, ...] = ()
+    colors: frozenset[str] = frozenset()
+    power: int | None = None
+    toughness: int | None = None
+    keywords: frozenset[str] = frozenset()
+    triggered_abilities: tuple[TriggeredAbility, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Affects:
+    """Which permanents a continuous effect applies to: every stated key must hold."""
+
+    ids: frozenset[str] | None = None
+    self_: bool = False
+    other: bool = False
+    attached: bool = False
+    types: frozenset[str] = frozenset()
+    colors: frozenset[str] = frozenset()
+    controller: AffectedController = "any"
+
+
+@dataclass(frozen=True, slots=True)
+class ContinuousEffect:
+    """A continuous effect (611, 613) in one layer. A static one applies while its source is on
+    the battlefield, to whatever matches now; a resolved one is locked to its `ids`; a
+    characteristic-defining ability (cda) defines its source's power and toughness."""
+
+    id: str
+    source: ObjectId
+    kind: EffectKind
+    layer: Layer
+    affects: Affects
+    controller: PlayerName | None = None
+    timestamp: int | None = None
+    text: str = ""
+    control: PlayerName | None = None  # layer 2
+    add_abilities: frozenset[str] = frozenset()  # layer 6
+    remove_abilities: frozenset[str] = frozenset()  # layer 6 ("all": every ability)
+    cda: str | None = None  # layer 7a
+    set_power: int | None = None  # layer 7b
+    set_toughness: int | None = None
+    power: int = 0  # layer 7c, signed
+    toughness: int = 0
+    switch: bool = False  # layer 7d
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +163,12 @@ class Permanent:
     attacking: str | None = None
     blocking: bool = False
     sector: str | None = None
+    printed: Printed | None = None
+    entered_under: PlayerName | None = None  # whose control it entered under
+    triggered_abilities: tuple[TriggeredAbility, ...] = ()
+    dealt_damage_this_turn_by: frozenset[str] = frozenset()
+    bestowed: bool = False
+    feminine: bool | None = None  # the French gender of its name (None: from its subtype)
 
     @property
     def is_creature(self) -> bool:
@@ -126,6 +202,11 @@ class OtherObject:
     dungeon: bool = False
     bottommost_room: bool = False
     trigger_on_stack: bool = False
+    feminine: bool | None = None  # the French gender of its name
+    scheme: bool = False  # Archenemy: a scheme card (704.6e)
+    ongoing: bool = False
+    face_up: bool = False
+    phenomenon: bool = False  # Planechase: a phenomenon card (704.6f)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +224,7 @@ class Choices:
     sectors: Mapping[ObjectId, str] = field(default_factory=dict)
     protectors: Mapping[tuple[str, ObjectId], PlayerName] = field(default_factory=dict)
     commander_moves: Mapping[ObjectId, bool] = field(default_factory=dict)
+    replacements: Mapping[ObjectId, str] = field(default_factory=dict)  # 616.1: which applies
     raw: tuple[Mapping[str, Any], ...] = ()
 
 
@@ -158,6 +240,9 @@ class Board:
     choices: Choices = field(default_factory=Choices)
     active_player: PlayerName | None = None
     description: str | None = None
+    continuous_effects: tuple[ContinuousEffect, ...] = ()
+    archenemy: PlayerName | None = None
+    planar_controller: PlayerName | None = None  # default: the active player (901.6)
 
 
 # --- what checks return -------------------------------------------------------------
@@ -223,7 +308,7 @@ class Snapshot:
 
     Every check of a pass sees the same snapshot (704.3: all checked against one state)."""
 
-    def __init__(self, board: Board) -> None:
+    def __init__(self, board: Board, previous: Snapshot | None = None) -> None:
         self.board = board
         self.players: dict[str, Player] = {p.name: p for p in board.players}
         self.teams: dict[str, Team] = {t.name: t for t in board.teams}
@@ -243,7 +328,24 @@ class Snapshot:
         self.with_max_counters: list[Permanent] = []
         self.space_sculptors: list[Permanent] = []
         self.attacked: dict[str, list[str]] = {}  # battle or player -> attacking creatures
-        for p in board.permanents:
+        # Continuous effects (613): the checks see the characteristics after every layer.
+        self.origins: Mapping[str, Origin] = {}
+        perms: Iterable[Permanent] = board.permanents
+        self.layered: Mapping[str, Permanent] | None = None
+        if (
+            previous is not None
+            and previous.layered is not None
+            and _same_objects(previous.board, board)
+        ):
+            # Only the stack changed (triggers put on it): the same characteristics.
+            self.layered, self.origins = previous.layered, previous.origins
+            perms = self.layered.values()
+        elif board.continuous_effects or any(p.printed is not None for p in board.permanents):
+            from judge.engine.layers import apply_layers
+
+            self.layered, self.origins = apply_layers(board)
+            perms = self.layered.values()
+        for p in perms:
             self.permanents[p.id] = p
             types = p.types
             if "creature" in types:
@@ -277,9 +379,40 @@ class Snapshot:
             if p.keywords and "space sculptor" in p.keywords:
                 self.space_sculptors.append(p)
 
+    def _layers(self, board: Board, previous: Snapshot | None) -> Mapping[str, Permanent] | None:
+        """The permanents after the continuous effects (613), or None without any: reused
+        from the previous snapshot when only the stack changed (triggers put on it)."""
+        if (
+            previous is not None
+            and previous.layered is not None
+            and (_same_objects(previous.board, board))
+        ):
+            self.origins = previous.origins
+            return previous.layered
+        if board.continuous_effects or any(p.printed is not None for p in board.permanents):
+            from judge.engine.layers import apply_layers
+
+            layered, self.origins = apply_layers(board)
+            return layered
+        return None
+
     @property
     def variant(self) -> Variant:
         return self.board.variant
+
+    @cached_property
+    def attached_by_target(self) -> dict[str, list[Permanent]]:
+        """The permanents attached to each object, by its id (built when first asked for)."""
+        out: dict[str, list[Permanent]] = {}
+        for p in self.attached:
+            if p.attached_to is not None:
+                out.setdefault(p.attached_to, []).append(p)
+        return out
+
+    @cached_property
+    def with_triggers(self) -> list[Permanent]:
+        """The permanents with stated triggered abilities (603.10a), when first asked for."""
+        return [p for p in self.permanents.values() if p.triggered_abilities]
 
     @cached_property
     def others(self) -> dict[str, OtherObject]:
@@ -302,6 +435,14 @@ class Snapshot:
             out.append(p.name)
         return out
 
+    def toughness_why(self, p: Permanent, detail: bool = True) -> str:
+        """`endurance 1`, and where it comes from when continuous effects are stated
+        (`endurance 1 : 2 de base, -1 (1 marqueur -1/-1)`)."""
+        origin = self.origins.get(p.id) if detail else None
+        if origin is None:
+            return f"endurance {p.toughness}"
+        return f"endurance {p.toughness} ({origin.explain()})"
+
     def label(self, object_id: str) -> str:
         p = self.permanents.get(object_id)
         if p is not None and p.name and p.name != object_id:
@@ -315,7 +456,32 @@ class Snapshot:
         return f"à {self.label(target)}"
 
 
+def _same_objects(a: Board, b: Board) -> bool:
+    # Tuples compare their items by identity first: cheap when nothing changed.
+    return (
+        a.permanents == b.permanents
+        and a.other_zones == b.other_zones
+        and a.continuous_effects == b.continuous_effects
+        and a.players == b.players
+    )
+
+
 # --- the loader and the loop -----------------------------------------------------
+
+T = TypeVar("T")
+
+
+def evolve(obj: T, changes: Mapping[str, object]) -> T:
+    """`dataclasses.replace` without re-running `__init__` over every field (the board's
+    slotted dataclasses are frozen and have no `__post_init__`)."""
+    cls = type(obj)
+    new = object.__new__(cls)
+    setter = object.__setattr__
+    for name in cls.__slots__:  # type: ignore[attr-defined]
+        setter(new, name, getattr(obj, name))
+    for name, value in changes.items():
+        setter(new, name, value)
+    return new
 
 
 @contextmanager

@@ -12,12 +12,25 @@ from enum import StrEnum
 from types import MappingProxyType
 from typing import Literal, TypeAlias, get_args
 
-Variant: TypeAlias = Literal["normal", "two-headed-giant", "commander"]
+Variant: TypeAlias = Literal["normal", "two-headed-giant", "commander", "archenemy", "planechase"]
 Zone: TypeAlias = Literal["library", "hand", "graveyard", "exile", "stack", "command"]
 ObjectId: TypeAlias = str
 PlayerName: TypeAlias = str
 SubjectKind: TypeAlias = Literal["object", "player", "team"]
 RulesetName: TypeAlias = str  # a key of `judge.engine.rulesets.RULESETS`
+# Continuous effects (613) and triggered abilities (603.6c, 603.10a).
+Layer: TypeAlias = Literal["2", "6", "7a", "7b", "7c", "7d"]
+EffectKind: TypeAlias = Literal["static", "resolved", "cda"]
+AffectedController: TypeAlias = Literal["you", "opponents", "any"]
+TriggerEvent: TypeAlias = Literal[
+    "dies", "creature_dies", "another_creature_dies", "damaged_creature_dies", "leaves"
+]
+LAYERS: tuple[Layer, ...] = get_args(Layer)
+EFFECT_KINDS: tuple[EffectKind, ...] = get_args(EffectKind)
+AFFECTED_CONTROLLERS: tuple[AffectedController, ...] = get_args(AffectedController)
+TRIGGER_EVENTS: tuple[TriggerEvent, ...] = get_args(TriggerEvent)
+CDAS = ("creatures_you_control", "cards_in_hand")
+ALL_ABILITIES = "all"
 
 DEFAULT_RULESET: RulesetName = "fr-2024"
 VARIANTS: tuple[Variant, ...] = get_args(Variant)
@@ -42,6 +55,12 @@ class ActionKind(StrEnum):
     CHOOSE_SECTOR = "choose_sector"
     REMOVE_FROM_GAME = "remove_from_game"
     REPLACE_LOSS = "replace_loss"
+    SET_SPEED = "set_speed"
+    LEAVE_GAME = "leave_game"  # 800.4a: an object leaves the game with its owner
+    REVERT_CONTROL = "revert_control"  # 800.4a: an effect giving control ends
+    END_BESTOW = "end_bestow"  # 702.103f: a bestowed Aura unattached becomes a creature
+    SCHEME_TO_BOTTOM = "scheme_to_bottom"  # 704.6e: turned face down, bottom of the deck
+    PLANESWALK = "planeswalk"  # 704.6f: the planar controller planeswalks
 
 
 class NoteKind(StrEnum):
@@ -54,6 +73,7 @@ class NoteKind(StrEnum):
     NOT_PREVENTED = "not_prevented"
     NOT_TRIGGERED = "not_triggered"
     DECLINED = "declined"
+    NOT_REPLACED = "not_replaced"  # a replacement effect that does not apply to this event
 
 
 FindingKind: TypeAlias = ActionKind | NoteKind
@@ -100,6 +120,7 @@ CHOICE_FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
         "704.5w": ("battle", "protector"),
         "704.5x": ("battle", "protector"),
         "704.6d": ("commander", "to_command_zone"),
+        "616.1": ("object", "apply"),
     }
 )
 
@@ -125,6 +146,9 @@ TOP_LEVEL_FIELDS = frozenset(
         "active_player",
         "description",
         "expected",
+        "continuous_effects",
+        "archenemy",
+        "planar_controller",
     }
 )
 PLAYER_FIELDS = (
@@ -136,6 +160,7 @@ PLAYER_FIELDS = (
     "cant_lose",
     "loss_replacement",
     "lost",
+    "speed",
 )
 LOSS_REPLACEMENT_FIELDS = ("name", "source", "life", "permanents_to_library")
 TEAM_FIELDS = ("name", "members", "life", "poison")
@@ -172,6 +197,45 @@ PERMANENT_FIELDS = (
     "attacking",
     "blocking",
     "sector",
+    "printed",
+    "entered_under",
+    "triggered_abilities",
+    "dealt_damage_this_turn_by",
+    "bestowed",
+    "feminine",
+)
+PRINTED_FIELDS = (
+    "types",
+    "subtypes",
+    "colors",
+    "power",
+    "toughness",
+    "keywords",
+    "triggered_abilities",
+)
+TRIGGER_FIELDS = ("id", "trigger", "text")
+EFFECT_FIELDS = (
+    "id",
+    "source",
+    "kind",
+    "controller",
+    "layer",
+    "affects",
+    "effect",
+    "timestamp",
+    "text",
+)
+AFFECTS_FIELDS = ("ids", "self", "other", "attached", "types", "colors", "controller")
+# What each layer's effect states (613.1): the keys of `effect`.
+LAYER_EFFECT_FIELDS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {
+        "2": ("control",),
+        "6": ("add_abilities", "remove_abilities"),
+        "7a": ("cda",),
+        "7b": ("set_power", "set_toughness"),
+        "7c": ("power", "toughness"),
+        "7d": ("switch",),
+    }
 )
 OTHER_FIELDS = (
     "id",
@@ -186,6 +250,11 @@ OTHER_FIELDS = (
     "dungeon",
     "bottommost_room",
     "trigger_on_stack",
+    "feminine",
+    "scheme",
+    "ongoing",
+    "face_up",
+    "phenomenon",
 )
 
 # How the fields of a board file are typed, by name: the compact form reads its words, and the
@@ -201,6 +270,9 @@ INT_FIELDS = frozenset(
         "regeneration_shields",
         "timestamp",
         "final_chapter",
+        "speed",
+        "set_power",
+        "set_toughness",
     }
 )
 BOOL_FIELDS = frozenset(
@@ -222,6 +294,16 @@ BOOL_FIELDS = frozenset(
         "bottommost_room",
         "to_command_zone",
         "permanents_to_library",
+        "bestowed",
+        "feminine",
+        "scheme",
+        "ongoing",
+        "face_up",
+        "phenomenon",
+        "self",
+        "other",
+        "attached",
+        "switch",
     }
 )
 LIST_FIELDS = frozenset(
@@ -234,6 +316,10 @@ LIST_FIELDS = frozenset(
         "protection_from",
         "enchant",
         "members",
+        "ids",
+        "add_abilities",
+        "remove_abilities",
+        "dealt_damage_this_turn_by",
     }
 )
 MAP_FIELDS = frozenset({"counters", "max_counters", "commander_damage"})

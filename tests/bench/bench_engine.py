@@ -10,7 +10,8 @@ The boards mix what a real board has: vanilla creatures, creatures with lethal d
 (some indestructible, some with a regeneration shield), 0-toughness creatures with
 persist or undying, +1/+1 and -1/-1 counters, Auras (some on dying creatures, so a second
 pass is needed), Equipment, legendary pairs with the legend-rule choice stated, tokens,
-lands."""
+lands. A second table times boards with continuous effects (issue 12): 10,000 permanents,
+100 lords (layer 7c) and 1,000 dies triggers, then each of the three doubled alone."""
 
 from __future__ import annotations
 
@@ -85,6 +86,59 @@ def board_data(n: int, seed: int = 4) -> dict[str, Any]:
     return {"players": players, "permanents": perms, "other_zones": [], "choices": choices}
 
 
+def effects_board(n: int, lords: int, triggers: int, seed: int = 12) -> dict[str, Any]:
+    """`board_data(n)` with `lords` static effects ("other creatures you control get +1/+1",
+    613 layer 7c) whose sources are creatures (a tenth of them with lethal damage, so their
+    bonus ends between two passes) and `triggers` dies or creature-dies abilities (603.10a)
+    on creatures."""
+    rnd = random.Random(seed)
+    data = board_data(n)
+    creatures = [p for p in data["permanents"] if p.get("types") == ["creature"]]
+    effects = []
+    for i, lord in enumerate(creatures[:lords]):
+        if i % 10 == 0:
+            lord["damage"] = lord.get("toughness", 2) + lords
+        effects.append(
+            {
+                "id": f"lord{i}",
+                "source": lord["id"],
+                "layer": "7c",
+                "affects": {"other": True, "types": ["creature"], "controller": "you"},
+                "effect": {"power": 1, "toughness": 1},
+            }
+        )
+    for i, p in enumerate(rnd.sample(creatures[lords:], min(triggers, len(creatures) - lords))):
+        event = "creature_dies" if i % 100 == 0 else "dies"
+        p["triggered_abilities"] = [{"id": f"t{i}", "trigger": event}]
+    data["continuous_effects"] = effects
+    return data
+
+
+# (permanents, lords, triggers): the issue's board, then each factor alone doubled.
+EFFECT_SIZES = ((10_000, 100, 1_000), (20_000, 100, 1_000), (10_000, 200, 1_000),
+                (10_000, 100, 2_000))  # fmt: skip
+
+
+def bench_effects(repeat: int) -> None:
+    print()
+    print(
+        f"{'permanents':>11} {'seigneurs':>9} {'déclench.':>9} {'passes':>6} {'pile':>6} "
+        f"{'résolution':>11} {'(CPU)':>9} {'ns/(perm.×effet)':>17}"
+    )
+    base = None
+    for n, lords, triggers in EFFECT_SIZES:
+        board = load_board(effects_board(n, lords, triggers)).board
+        wall, cpu, passes, _ = timed(board, repeat)
+        stack = len(resolve(board).final.stack)
+        per = cpu / (n * lords) * 1e9
+        base = base or cpu
+        print(
+            f"{n:>11,} {lords:>9} {triggers:>9,} {passes:>6} {stack:>6,} {wall * 1000:>9.1f}ms "
+            f"{cpu * 1000:>7.1f}ms {per:>17.1f}   (×{cpu / base:.2f})"
+        )
+    print("objectif (issue 12) : 10 000 permanents, 100 seigneurs, 1 000 déclenchements ≤ 300 ms")
+
+
 def timed(board: Board, repeat: int) -> tuple[float, float, int, int]:
     """Best wall-clock and CPU times over `repeat` runs (the CPU time is the steadier one on
     a shared machine)."""
@@ -152,6 +206,7 @@ def main() -> int:
             f"({ten * 1000:.0f} ms CPU) ; chargement + résolution : "
             f"{totals[10_000] * 1000:.0f} ms"
         )
+    bench_effects(args.repeat)
     return 0
 
 

@@ -152,7 +152,7 @@ def test_self_attachment_is_a_cycle() -> None:
     ("data", "words"),
     [
         (base(ruleset="fr-2025"), ["ruleset", "fr-2025"]),
-        (base(variant="archenemy"), ["variant", "archenemy"]),
+        (base(variant="emperor"), ["variant", "emperor"]),
         (base(players=[]), ["players"]),
         (base(players=[{"name": "Alice"}, {"name": "Alice"}]), ["double", "Alice"]),
         (base(players=[{"name": "Alice", "poison": -1}, {"name": "Bob"}]), ["poison", "Alice"]),

@@ -539,7 +539,7 @@ def test_704_6d_commander_to_command_zone() -> None:
 
 def test_the_registry_lists_every_704_action_once() -> None:
     letters = "abcdefghijkmnpqrstuvwxy"
-    expected = [f"704.5{c}" for c in letters] + [f"704.6{c}" for c in "abcd"]
+    expected = [f"704.5{c}" for c in letters] + [f"704.6{c}" for c in "abcdef"]
     assert [c.rule for c in REGISTRY] == expected
     assert len({c.name for c in REGISTRY}) == len(REGISTRY)
     for check in REGISTRY:
@@ -621,3 +621,29 @@ def test_action_labels_agree_with_the_object() -> None:
     assert action_label("destroy") == "détruit"
     assert action_label("destroy", feminine=True) == "détruite"
     assert action_label("lose_game", feminine=True) == "perd la partie"
+
+
+def test_every_action_label_agrees_with_its_object() -> None:
+    """Issue 13: « Générale de Chloé : mise dans la zone de commandement », not « mis »."""
+    from judge.engine import ActionKind
+    from judge.fr import ACTION_LABELS, ACTION_LABELS_FEMININE, ACTION_LABELS_INVARIANT
+
+    for kind in ActionKind:
+        assert kind in ACTION_LABELS, kind
+        assert (kind in ACTION_LABELS_FEMININE) != (kind in ACTION_LABELS_INVARIANT), kind
+        if kind in ACTION_LABELS_FEMININE:
+            assert action_label(kind, feminine=True) != action_label(kind), kind
+    text = (
+        "variant commander\nplayer Alice\nplayer Chloé\n"
+        'other g name="Générale de Chloé" zone=graveyard owner=Chloé commander '
+        "moved_since_last_check feminine\n"
+        'other h name="Général" zone=exile owner=Alice commander moved_since_last_check\n'
+        "perm p name=Pacifisme controller=Alice enchantment Aura enchant=creature "
+        "feminine=false\n"
+        "choice 704.6d commander=g to_command_zone=true\n"
+        "choice 704.6d commander=h to_command_zone=true\n"
+    )
+    out = render_text(resolve(board(text)))
+    assert "Générale de Chloé (g) : mise dans la zone de commandement" in out
+    assert "Général (h) : mis dans la zone de commandement" in out
+    assert "Pacifisme (p) : mis au cimetière" in out

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from judge.engine import Board, Resolution, load_board, next_event, resolve
+from judge.engine.state import Snapshot
 
 NAMES = ["Alpha", "Beta", "Gamma"]
 PLAYERS = ["A", "B"]
@@ -145,7 +146,53 @@ def board_data(draw: st.DrawFn) -> dict[str, Any]:
         "permanents": perms,
         "other_zones": others,
         "choices": choices,
+        "continuous_effects": draw(effects(perms, others)),
     }
+
+
+@st.composite
+def effects(draw: st.DrawFn, perms: list[dict[str, Any]], others: list[dict[str, Any]]) -> Any:
+    """Continuous effects (613) and stated triggers on some of the generated permanents;
+    every effect has its own timestamp (the file's order never decides)."""
+    creatures = [p for p in perms if p.get("types") == ["creature"]]
+    for p in creatures:
+        if draw(st.integers(0, 3)) == 0:
+            p["printed"] = {"toughness": draw(st.integers(0, 3))}
+        if draw(st.integers(0, 3)) == 0:
+            event = draw(st.sampled_from(["dies", "another_creature_dies", "creature_dies"]))
+            p["triggered_abilities"] = [{"id": "t", "trigger": event}]
+    sources = [p["id"] for p in perms] + [o["id"] for o in others]
+    out: list[dict[str, Any]] = []
+    if not sources or not draw(st.booleans()):
+        return out
+    for i in range(draw(st.integers(0, 4))):
+        # Not layer 2: the stated legend choices follow the stated controllers.
+        layer = draw(st.sampled_from(["6", "7b", "7c", "7c", "7d"]))
+        body: dict[str, Any] = {
+            "2": {"control": draw(st.sampled_from(PLAYERS))},
+            "6": {"remove_abilities": ["all"]}
+            if draw(st.booleans())
+            else {"add_abilities": ["indestructible"]},
+            "7b": {"set_toughness": draw(st.integers(0, 2))},
+            "7c": {"power": 1, "toughness": draw(st.integers(-2, 2))},
+            "7d": {"switch": True},
+        }[layer]
+        affects: dict[str, Any] = draw(
+            st.sampled_from(
+                [{"types": ["creature"]}, {"other": True, "controller": "you"}, {"self": True}]
+            )
+        )
+        out.append(
+            {
+                "id": f"e{i}",
+                "source": draw(st.sampled_from(sources)),
+                "layer": layer,
+                "affects": affects,
+                "effect": body,
+                "timestamp": 100 + i,
+            }
+        )
+    return out
 
 
 def load(data: dict[str, Any]) -> Board:
@@ -190,7 +237,7 @@ def test_outcome_does_not_depend_on_the_order_of_objects(
     data: dict[str, Any], ruleset: str, rnd: random.Random
 ) -> None:
     shuffled = dict(data)
-    for key in ("permanents", "other_zones", "choices"):
+    for key in ("permanents", "other_zones", "choices", "continuous_effects"):
         items = list(data[key])
         rnd.shuffle(items)
         shuffled[key] = items
@@ -206,4 +253,36 @@ def test_resolution_ends(data: dict[str, Any], ruleset: str) -> None:
     # each pass removes, moves or changes something that does not come back
     bound = 3 * (len(board.permanents) + len(board.other_zones) + len(board.players)) + 3
     assert len(res.passes) <= bound
-    assert len(res.triggers) <= len(board.permanents) * 2
+    watchers = sum(len(p.triggered_abilities) for p in board.permanents)
+    assert len(res.triggers) <= len(board.permanents) * (2 + watchers)
+
+
+def _what_happens(res: Resolution) -> tuple[object, ...]:
+    """The outcome without the explanations (which say where each number comes from)."""
+    return (
+        [[(a.rule, a.kind, a.subject) for a in p.actions] for p in res.passes],
+        res.losers,
+        [(t.source, t.ability, t.controller, t.object) for t in res.triggers],
+        sorted(p.id for p in res.final.permanents),
+        sorted((o.id, o.zone) for o in res.final.other_zones),
+        res.stopped,
+    )
+
+
+@SETTINGS
+@given(board_data(), st.sampled_from(RULESETS))
+def test_a_board_without_static_ability_is_read_as_stated(
+    data: dict[str, Any], ruleset: str
+) -> None:
+    """No continuous effect and no printed value: the stated values are the current ones, as
+    before layers were modelled — an effect that changes nothing changes no outcome."""
+    data = dict(data, continuous_effects=[])
+    for p in data["permanents"]:
+        p.pop("printed", None)
+    plain = resolve(load(data), ruleset)
+    assert not Snapshot(load(data)).origins
+    source = data["permanents"][0]["id"] if data["permanents"] else None
+    assume(source is not None)
+    neutral = {"id": "n", "source": source, "layer": "7c", "effect": {"power": 0, "toughness": 0}}
+    with_neutral = resolve(load(dict(data, continuous_effects=[neutral])), ruleset)
+    assert _what_happens(with_neutral) == _what_happens(plain)

@@ -1,0 +1,425 @@
+"""Continuous effects applied in layer order (613) at every check: the characteristics the
+checks see are the printed ones (or the stated ones), then layer 2 (control), 6 (abilities),
+7a (characteristic-defining abilities), 7b (set), 7c (modify, counters) and 7d (switch).
+
+Within a layer, effects apply in timestamp order (613.7) unless one depends on another
+(613.8): a layer-6 effect that removes every ability of another effect's source applies
+first, and the other no longer exists. A static effect applies only while its source is on
+the battlefield (611.3a): when its source leaves, the effect ends, and the explanation says so.
+
+Nothing here changes the board: `apply_layers` returns the permanents as the checks see them
+and, for the explanations, where each toughness comes from (`Origin`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+
+from judge.engine.state import Board, ContinuousEffect, Permanent, TriggeredAbility, evolve
+from judge.engine.vocabulary import ALL_ABILITIES, LAYERS, pt_counter
+from judge.engine.wording import de, plural
+
+LAYER_RULE = "613"
+DEPENDENCY_RULE = "613.8"
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a permanent's toughness comes from (French parts, in layer order), and the
+    effects that no longer apply to it, with why."""
+
+    parts: tuple[str, ...]
+    ended: tuple[str, ...] = ()
+
+    def explain(self) -> str:
+        """`2 de base, -1 (1 marqueur -1/-1) ; le bonus … a pris fin …`."""
+        text = ", ".join(self.parts)
+        if self.ended:
+            text += " ; " + " ; ".join(self.ended)
+        return text
+
+
+@dataclass(slots=True)
+class _Work:
+    """One permanent's characteristics while the layers apply."""
+
+    perm: Permanent
+    controller: str
+    types: frozenset[str]
+    subtypes: tuple[str, ...]
+    colors: frozenset[str]
+    keywords: frozenset[str]
+    triggered: tuple[TriggeredAbility, ...]
+    power: int | None
+    toughness: int | None
+    counters_in_base: bool  # the stated power and toughness already count the counters
+    lost_all: bool = False
+    base_shown: bool = True  # the explanation starts from the printed or stated value
+    parts: list[str] = field(default_factory=list)
+    ended: list[str] = field(default_factory=list)
+    touched: bool = False
+
+
+def needs_layers(board: Board) -> bool:
+    """Whether any continuous effect or printed characteristic is stated (else the stated
+    values are the current ones, as before continuous effects were modelled)."""
+    return bool(board.continuous_effects) or any(p.printed is not None for p in board.permanents)
+
+
+def _start(p: Permanent) -> _Work:
+    """The characteristics before any effect: the printed ones where stated, else the stated
+    current ones."""
+    w = _Work(
+        perm=p,
+        controller=p.controller,
+        types=p.types,
+        subtypes=p.subtypes,
+        colors=p.colors,
+        keywords=p.keywords,
+        triggered=p.triggered_abilities,
+        power=p.power,
+        toughness=p.toughness,
+        counters_in_base=True,
+    )
+    pr = p.printed
+    keys = pr.keys if pr is not None else frozenset()
+    if pr is not None:
+        w.types = pr.types if "types" in keys else w.types
+        w.subtypes = pr.subtypes if "subtypes" in keys else w.subtypes
+        w.colors = pr.colors if "colors" in keys else w.colors
+        w.keywords = pr.keywords if "keywords" in keys else w.keywords
+        if "triggered_abilities" in keys:
+            w.triggered = pr.triggered_abilities
+        if "power" in keys:
+            w.power = pr.power if pr.power is not None else 0
+    if pr is not None and "toughness" in keys:
+        w.toughness = 0 if pr.toughness is None else pr.toughness
+        w.counters_in_base = False
+        w.touched = True
+    return w
+
+
+def _base_part(p: Permanent) -> str | None:
+    """Where the explanation of a toughness starts (made only for the permanents shown)."""
+    pr = p.printed
+    if pr is not None and "toughness" in pr.keys:
+        return (
+            "* (0 sans capacité qui la définit)"
+            if pr.toughness is None
+            else f"{pr.toughness} de base"
+        )
+    return None if p.toughness is None else f"{p.toughness} indiquée par le plateau"
+
+
+class _Layers:
+    """One application of every continuous effect of a board."""
+
+    def __init__(self, board: Board) -> None:
+        self.board = board
+        self.work = {p.id: _start(p) for p in board.permanents}
+        self.names = {p.id: p.name for p in board.permanents}
+        self.names.update((o.id, o.name) for o in board.other_zones)
+        self.owners = {o.id: o.owner for o in board.other_zones}
+        self.order = {e.id: i for i, e in enumerate(board.continuous_effects)}
+        self.labels: dict[str, str] = {}  # effect id -> French label, made once
+
+    def source_label(self, e: ContinuousEffect) -> str:
+        name = self.names.get(e.source, e.source)
+        return name if name == e.source else f"{name} ({e.source})"
+
+    def effect_label(self, e: ContinuousEffect) -> str:
+        label = self.labels.get(e.id)
+        if label is None:
+            what = f"« {e.text} »" if e.text else e.id
+            label = self.labels[e.id] = f"l'effet {what} {de(self.source_label(e))}"
+        return label
+
+    def timestamp(self, e: ContinuousEffect) -> tuple[int, int]:
+        if e.timestamp is not None:
+            return (e.timestamp, self.order[e.id])
+        src = self.work.get(e.source)
+        ts = src.perm.timestamp if src is not None and src.perm.timestamp is not None else 0
+        return (ts, self.order[e.id])
+
+    def controller_of(self, e: ContinuousEffect) -> str:
+        if e.controller is not None:
+            return e.controller
+        src = self.work.get(e.source)
+        return src.controller if src is not None else self.owners.get(e.source, "")
+
+    def matches(self, e: ContinuousEffect, w: _Work) -> bool:
+        a = e.affects
+        pid = w.perm.id
+        if e.kind == "cda":
+            return pid == e.source
+        if a.ids is not None and pid not in a.ids:
+            return False
+        if e.kind == "resolved":
+            return True  # locked to its ids when it resolved (611.2c)
+        if (a.self_ and pid != e.source) or (a.other and pid == e.source):
+            return False
+        if a.attached:
+            src = self.work.get(e.source)
+            if src is None or src.perm.attached_to != pid:
+                return False
+        if not a.types <= w.types or not a.colors <= w.colors:
+            return False
+        if a.controller == "you":
+            return w.controller == self.controller_of(e)
+        if a.controller == "opponents":
+            return w.controller != self.controller_of(e)
+        return True
+
+    def exists(self, e: ContinuousEffect) -> bool:
+        """A resolved effect lasts; a static one or a cda needs its source on the battlefield
+        with its abilities."""
+        if e.kind == "resolved":
+            return True
+        src = self.work.get(e.source)
+        return src is not None and not src.lost_all
+
+    def ended_because(self, e: ContinuousEffect) -> str | None:
+        if e.kind == "resolved":
+            return None
+        src = self.work.get(e.source)
+        if src is None:
+            return (
+                f"{self.effect_label(e)} a pris fin quand sa source a quitté le champ de "
+                f"bataille ({LAYER_RULE})"
+            )
+        if src.lost_all:
+            return (
+                f"{self.effect_label(e)} ne s'applique pas : sa source a perdu ses capacités "
+                f"({DEPENDENCY_RULE})"
+            )
+        return None
+
+    def run(self) -> None:
+        by_layer: dict[str, list[ContinuousEffect]] = {layer: [] for layer in LAYERS}
+        for e in self.board.continuous_effects:
+            by_layer[e.layer].append(e)
+        for layer in LAYERS:
+            effects = sorted(by_layer[layer], key=self.timestamp)
+            if layer == "6":
+                effects = self.dependency_order(effects)
+            if layer == "7c":
+                self.modify_all(effects)
+            else:
+                for e in effects:
+                    self.apply(layer, e)
+            if layer == "7b":
+                self.counters()
+
+    def dependency_order(self, effects: Sequence[ContinuousEffect]) -> list[ContinuousEffect]:
+        """613.8: an effect that removes every ability from another effect's source applies
+        first (the other depends on it); otherwise, timestamp order."""
+        removers = [e for e in effects if ALL_ABILITIES in e.remove_abilities]
+        if not removers:
+            return list(effects)
+
+        def depends(a: ContinuousEffect) -> bool:
+            src = self.work.get(a.source)
+            return (
+                a.kind != "resolved"
+                and src is not None
+                and any(r is not a and self.exists(r) and self.matches(r, src) for r in removers)
+            )
+
+        first = [e for e in effects if not depends(e)]
+        return first + [e for e in effects if depends(e)]
+
+    def apply(self, layer: str, e: ContinuousEffect) -> None:
+        if not self.exists(e):
+            why = self.ended_because(e)
+            if why is not None and layer.startswith("7"):
+                for w in self.work.values():
+                    if self.matches_when_ended(e, w):
+                        w.ended.append(why)
+                        w.touched = True
+            return
+        targets = [w for w in self.work.values() if self.matches(e, w)]
+        for w in targets:
+            w.touched = True
+            _APPLY[layer](self, e, w)
+
+    def modify_all(self, effects: Sequence[ContinuousEffect]) -> None:
+        """Layer 7c: modifications add up whatever their order (613.4c), so identical static
+        effects (same filter, controller and amounts: a hundred lords) are applied together,
+        once per permanent — the cost grows with permanents × distinct effects."""
+        groups: dict[tuple[object, ...], list[ContinuousEffect]] = {}
+        for e in effects:
+            a = e.affects
+            if e.kind == "static" and not (a.self_ or a.attached or a.ids is not None):
+                key: tuple[object, ...] = (
+                    a,
+                    self.controller_of(e),
+                    e.power,
+                    e.toughness,
+                    self.exists(e),
+                )
+            else:
+                key = (e.id,)
+            groups.setdefault(key, []).append(e)
+        for group in groups.values():
+            if len(group) == 1:
+                self.apply("7c", group[0])
+            else:
+                self.apply_group(group)
+
+    def apply_group(self, group: Sequence[ContinuousEffect]) -> None:
+        first = group[0]
+        every = replace(first, affects=replace(first.affects, other=False))
+        targets = [w for w in self.work.values() if self.matches(every, w)]
+        if not self.exists(first):
+            why = self.ended_because(first)
+            if why is not None:
+                others = plural(len(group) - 1, "autre effet identique", "autres effets identiques")
+                why += f" (et {others})"
+                for w in targets:
+                    w.ended.append(why)
+                    w.touched = True
+            return
+        own: dict[str, int] = {}
+        if first.affects.other:  # "other": not the effect's own source
+            for e in group:
+                own[e.source] = own.get(e.source, 0) + 1
+        for w in targets:
+            n = len(group) - own.get(w.perm.id, 0)
+            if not n:
+                continue
+            w.touched = True
+            if w.power is not None:
+                w.power += n * first.power
+            if w.toughness is not None:
+                w.toughness += n * first.toughness
+                if first.toughness:
+                    w.parts.append(
+                        f"{n * first.toughness:+d} par {plural(n, 'effet')} comme "
+                        f"{self.effect_label(first)}"
+                    )
+
+    def matches_when_ended(self, e: ContinuousEffect, w: _Work) -> bool:
+        """Whether an ended static effect would apply to `w` (its source is gone or has lost
+        its abilities): the explanation names it. `attached` cannot be judged any more."""
+        if e.affects.attached and e.source not in self.work:
+            return False
+        return self.matches(e, w)
+
+    def counters(self) -> None:
+        """613.4c: +1/+1 and -1/-1 counters (and the like) apply in layer 7c, after the
+        effects that set a value (7b) — only where the printed toughness is stated (the stated
+        values already count them)."""
+        for w in self.work.values():
+            if w.counters_in_base or not w.perm.counters:
+                continue
+            for kind, n in sorted(w.perm.counters.items()):
+                pt = pt_counter(kind)
+                if pt is None or not n:
+                    continue
+                if w.power is not None:
+                    w.power += pt[0] * n
+                if w.toughness is not None:
+                    w.toughness += pt[1] * n
+                    w.parts.append(f"{pt[1] * n:+d} ({plural(n, f'marqueur {kind}')})")
+
+    def result(self) -> tuple[dict[str, Permanent], dict[str, Origin]]:
+        out: dict[str, Permanent] = {}
+        origins: dict[str, Origin] = {}
+        for pid, w in self.work.items():
+            p = w.perm
+            if not w.touched and p.printed is None:
+                out[pid] = p
+                continue
+            changes: dict[str, object] = {"power": w.power, "toughness": w.toughness}
+            for name, value in (
+                ("controller", w.controller),
+                ("types", w.types),
+                ("subtypes", w.subtypes),
+                ("colors", w.colors),
+                ("keywords", w.keywords),
+                ("triggered_abilities", w.triggered),
+            ):
+                if value is not getattr(p, name):
+                    changes[name] = value
+            if w.lost_all and "Saga" in w.subtypes:
+                changes["final_chapter"] = 0  # 714.2d: no chapter abilities
+            out[pid] = evolve(p, changes)
+            base = _base_part(p) if w.base_shown else None
+            parts = tuple(w.parts) if base is None else (base, *w.parts)
+            origins[pid] = Origin(parts, tuple(dict.fromkeys(w.ended)))
+        return out, origins
+
+
+def _control(self: _Layers, e: ContinuousEffect, w: _Work) -> None:
+    """Layer 2: control-changing effects."""
+    if e.control is not None:
+        w.controller = e.control
+
+
+def _abilities(self: _Layers, e: ContinuousEffect, w: _Work) -> None:
+    """Layer 6: ability-adding and ability-removing effects."""
+    if ALL_ABILITIES in e.remove_abilities:
+        w.keywords = frozenset()
+        w.triggered = ()
+        w.lost_all = True
+    elif e.remove_abilities:
+        w.keywords = w.keywords - e.remove_abilities
+        w.triggered = tuple(t for t in w.triggered if t.trigger not in e.remove_abilities)
+    if e.add_abilities:
+        w.keywords = w.keywords | e.add_abilities
+
+
+def _cda(self: _Layers, e: ContinuousEffect, w: _Work) -> None:
+    """Layer 7a: characteristic-defining abilities."""
+    if e.cda == "creatures_you_control":
+        n = sum(
+            1 for o in self.work.values() if o.controller == w.controller and "creature" in o.types
+        )
+        what = f"{plural(n, 'créature')} que contrôle {w.controller}"
+    else:
+        n = sum(1 for o in self.board.other_zones if o.zone == "hand" and o.owner == w.controller)
+        what = f"{plural(n, 'carte')} dans la main de {w.controller}"
+    w.power = w.toughness = n
+    w.base_shown = False
+    w.parts = [f"{n} définie par sa capacité ({what})"]
+
+
+def _set(self: _Layers, e: ContinuousEffect, w: _Work) -> None:
+    """Layer 7b: effects that set power and/or toughness."""
+    if e.set_power is not None:
+        w.power = e.set_power
+    if e.set_toughness is not None:
+        w.toughness = e.set_toughness
+        w.base_shown = False
+        w.parts = [f"devient {e.set_toughness} par {self.effect_label(e)}"]
+
+
+def _modify(self: _Layers, e: ContinuousEffect, w: _Work) -> None:
+    """Layer 7c: effects that modify power and/or toughness."""
+    if w.power is not None:
+        w.power += e.power
+    if w.toughness is not None:
+        w.toughness += e.toughness
+        if e.toughness:
+            w.parts.append(f"{e.toughness:+d} par {self.effect_label(e)}")
+
+
+def _switch(self: _Layers, e: ContinuousEffect, w: _Work) -> None:
+    """Layer 7d: effects that switch power and toughness."""
+    if e.switch and w.power is not None and w.toughness is not None:
+        w.power, w.toughness = w.toughness, w.power
+        w.parts.append(f"force et endurance échangées par {self.effect_label(e)}")
+
+
+_APPLY = MappingProxyType(
+    {"2": _control, "6": _abilities, "7a": _cda, "7b": _set, "7c": _modify, "7d": _switch}
+)
+
+
+def apply_layers(board: Board) -> tuple[dict[str, Permanent], Mapping[str, Origin]]:
+    """The permanents as the checks see them (by id, in the board's order) and, for those a
+    continuous effect touched, where their toughness comes from."""
+    run = _Layers(board)
+    run.run()
+    return run.result()
