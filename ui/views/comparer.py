@@ -25,7 +25,10 @@ def _descendants(judge: Judge, rule: Rule) -> list[Rule]:
 
 
 def _selector(judge: Judge, number: str, old: str, new: str) -> tuple[str, str, str]:
-    a, b, c, d = st.columns([2, 3, 3, 1.2], vertical_alignment="bottom")
+    # On a phone the diff comes first: with a rule chosen, the form folds away.
+    label = f"{number} : {old} → {new}" if number else ""
+    place = st.expander(md(label), icon=":material/tune:") if number else st.container()
+    a, b, c, d = place.columns([2, 3, 3, 1.2], vertical_alignment="bottom")
     typed = a.text_input(
         "Règle ou section", value=number, placeholder="ex. 420.5 ou 704.5j", key=f"cmp-n-{number}"
     ).strip()
@@ -67,9 +70,9 @@ def _side(rule: Rule, body: str) -> None:
         st.markdown(body)
 
 
-def _comparison(cmp: Comparison) -> None:
+def _comparison(cmp: Comparison, key: str | None = None) -> None:
     link = cmp.link
-    with st.container(border=True):
+    with st.container(border=True, key=key):
         badges = []
         if link.moved:
             badges.append(f":orange-badge[Déplacée] **{md(link.from_rule)} → {md(link.to_rule)}**")
@@ -215,15 +218,19 @@ def main() -> None:
     }
     if absent:
         counts[f"Absentes du corpus de {old}"] = len(absent)
-    for col, (label, value) in zip(st.columns(len(counts)), counts.items(), strict=True):
-        col.metric(md(label), value)
+    # Side by side and wrapped: four stacked counters would fill a phone's first screen.
+    with st.container(horizontal=True, wrap=True, gap="medium"):
+        for label, value in counts.items():
+            st.metric(md(label), value, width="content")
     if len(rules) > MAX_RULES:
         st.caption(f"Les {MAX_RULES} premières règles sur {len(rules)}.")
     # Markdown, not a caption: the caption's faded grey would not pass on the highlights.
     st.markdown(f"Légende : {DIFF_LEGEND}")
+    first = True
     for item in results:
         if isinstance(item, Comparison):
-            _comparison(item)
+            _comparison(item, key="comparer-premiere" if first else None)
+            first = False
         else:
             r, message = item
             with st.container(border=True):

@@ -32,9 +32,10 @@ def _group(hits: tuple[Hit, ...]) -> OrderedDict[str, list[Hit]]:
     return groups
 
 
-def _show_group(key: str, hits: list[Hit]) -> None:
+def _show_group(key: str, hits: list[Hit], first: bool = False) -> None:
     best = hits[0]
-    with st.container(border=True):
+    # The first result is keyed: the browser test finds it on a phone's first screen.
+    with st.container(border=True, key="recherche-premier" if first else None):
         if best.kind == "glossary":
             st.markdown(f":violet-badge[Glossaire] **{md(best.rule)}**")
         else:
@@ -77,8 +78,8 @@ def _show(result: SearchResult) -> None:
     if groups:
         n = len(groups)
         st.caption(f"{n} règle{'s' if n > 1 else ''} trouvée{'s' if n > 1 else ''}")
-    for key, hits in groups.items():
-        _show_group(key, hits)
+    for n, (key, hits) in enumerate(groups.items()):
+        _show_group(key, hits, first=n == 0)
 
 
 def _sections(judge: Judge, edition: str) -> list[str]:
