@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -184,22 +185,34 @@ def test_corpus_page(server: str, page: Page) -> None:
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        "/",
-        "/?q=contact+mortel",
-        "/?regle=704.5g&edition=fr-2024",
-        "/comparer?regle=420.5e&de=fr-pre2009&vers=fr-2024",
-        "/bac-a-sable?plateau=704-8-louveteau",
-        "/corpus",
-    ],
-)
+OFFLINE_PATHS = [
+    # Every page of the app (ui/links.py's PAGES), empty and with a view to show.
+    "/",
+    "/?q=contact+mortel",
+    "/?regle=704.5g&edition=fr-2024",
+    "/regle",
+    "/regle?regle=704.7&edition=fr-2024",
+    "/comparer",
+    "/comparer?regle=420.5e&de=fr-pre2009&vers=fr-2024",
+    "/nouveautes",
+    "/nouveautes?de=fr-pre2009&vers=fr-2024&section=704",
+    "/bac-a-sable",
+    "/bac-a-sable?plateau=704-8-louveteau",
+    "/corpus",
+]
+
+
+def test_every_page_is_checked_offline() -> None:
+    from ui import links
+
+    checked = {urlsplit(p).path.strip("/") for p in OFFLINE_PATHS}
+    assert {page.url_path for page in links.PAGES} <= checked
+
+
+@pytest.mark.parametrize("path", OFFLINE_PATHS)
 def test_no_request_leaves_the_machine(server: str, browser: Any, path: str) -> None:
     # On the floor there may be no network: nothing (favicon, icon font) is fetched from the
     # internet, no console error, and the page says it is in French.
-    from urllib.parse import urlsplit
-
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
     outside: list[str] = []
     errors: list[str] = []

@@ -59,7 +59,7 @@ def test_rule_page_shows_other_editions_with_diff_toggle(app: AppTest) -> None:
     no_exception(app)
     assert any(":red-background[~~" in m.value for m in app.markdown)
     follow(app, link_to(app, regle="420.5e", de="fr-pre2009", vers="fr-2024"))
-    assert "Comparer deux éditions" in shown(app)
+    assert app.title[0].value == "Comparer"
     follow(app, link_to(app, regle="420.5e", edition="fr-pre2009"))
     assert "420.5e" in heading(app)
 

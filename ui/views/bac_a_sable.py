@@ -407,7 +407,9 @@ def _finding(
         with st.container(horizontal=True, gap="small", vertical_alignment="center"):
             _rule_links(rules, edition)
             badge = "gray" if f.note else "orange"
-            st.markdown(f":{badge}-badge[{md(label)}] **{md(_subject(f, names))}**")
+            st.markdown(
+                f":{badge}-badge[{md(label)}] **{md(_subject(f, names))}**", width="content"
+            )
         if f.why:
             st.markdown(md(f"Pourquoi : {f.why}"))
         _quote(rule_text, rules)
@@ -446,7 +448,7 @@ def _choices(view: SandboxView, edition: str, column: str, feminine: set[str]) -
         with st.container(border=True):
             with st.container(horizontal=True, gap="small", vertical_alignment="center"):
                 _rule_links((c.rule,), edition)
-                st.markdown(md(f"{c.player} doit choisir {c.choose}"))
+                st.markdown(md(f"{c.player} doit choisir {c.choose}"), width="content")
             if c.why:
                 st.markdown(md(f"Pourquoi : {c.why}"))
             _quote(rule_text, (c.rule,))

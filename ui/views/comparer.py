@@ -84,14 +84,15 @@ def _comparison(cmp: Comparison, key: str | None = None) -> None:
         else:
             badges.append(":red-badge[Modifiée]" if cmp.changed else ":green-badge[Inchangée]")
         st.markdown(" ".join(badges))
-        if cmp.summary:
-            st.info(md(cmp.summary), icon=":material/history_edu:")
         old_md, new_md = diff_sides(cmp.diff)
         left, right = st.columns(2, gap="medium")
         with left:
             _side(cmp.old, old_md)
         with right:
             _side(cmp.new, new_md)
+        # After the texts: on a phone the diff is on the first screen.
+        if cmp.summary:
+            st.info(md(cmp.summary), icon=":material/history_edu:")
         with st.expander(DETAILS):
             st.caption(md(f"Correspondance : {method(link)}"))
 
@@ -148,7 +149,7 @@ def _show_unmatched(fresh: list[Rule], absent: list[Rule], old: str, new: str) -
 
 
 def main() -> None:
-    st.title("Comparer deux éditions")
+    st.title("Comparer")
     judge = resources.judge()
     ids = [ed.id for ed in judge.editions()]
     number = st.query_params.get(links.RULE, "").strip()
@@ -218,10 +219,12 @@ def main() -> None:
     }
     if absent:
         counts[f"Absentes du corpus de {old}"] = len(absent)
-    # Side by side and wrapped: four stacked counters would fill a phone's first screen.
-    with st.container(horizontal=True, wrap=True, gap="medium"):
-        for label, value in counts.items():
-            st.metric(md(label), value, width="content")
+    # Side by side and wrapped (four stacked counters would fill a phone's first screen),
+    # and only for a section: one rule's diff says it all.
+    if len(rules) > 1 or counts["Sans équivalent"] or absent:
+        with st.container(horizontal=True, wrap=True, gap="medium"):
+            for label, value in counts.items():
+                st.metric(md(label), value, width="content")
     if len(rules) > MAX_RULES:
         st.caption(f"Les {MAX_RULES} premières règles sur {len(rules)}.")
     # Markdown, not a caption: the caption's faded grey would not pass on the highlights.

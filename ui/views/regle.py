@@ -311,9 +311,10 @@ def show(judge: Judge, view: RuleView) -> None:
         neighbourhood(view)
         st.subheader("Lien à partager")
         st.code(links.rule_url(rule.number, rule.edition), language=None, wrap_lines=True)
-        if rule.source:
+        if rule.source:  # a file name: for the referees, not for the players
             note = " — numéro déduit de la position" if rule.inferred else ""
-            st.caption(say(f"Source : {rule.source.file}, ligne {rule.source.line}{note}"))
+            with st.expander(common.DETAILS):
+                st.caption(say(f"Source : {rule.source.file}, ligne {rule.source.line}{note}"))
         _prev_next(view)
 
 
