@@ -1,7 +1,7 @@
 """Phone first: on a 390×844 screen (and on 1366×900) what each page is for — the rule's
-text, the first result, the diff, the sandbox's verdict, the list of changes — is on the
-first screen, without scrolling, and nothing needs a sideways swipe. The reference graph's
-nodes open their rule and its labels are legible on a phone (≥ 14 px).
+text, the first result, the diff, the sandbox's verdict, the list of changes — starts in the
+upper half of the first screen, without scrolling, and nothing needs a sideways swipe. The
+reference graph's nodes open their rule and its labels are legible on a phone (≥ 14 px).
 
 The y position of each text is printed (`pytest -s`) and saved in
 test-output/browser/first-screen.json."""
@@ -38,8 +38,9 @@ PAGES = {
     "Nouveautés": ("/nouveautes?de=fr-pre2009&vers=fr-2024", ".st-key-nouveautes-liste"),
     "Bac à sable": ("/bac-a-sable?plateau=704-8-louveteau", ".st-key-bac-verdict-fr-2024"),
 }
-# At least the first line of the text must show, not only its top edge.
-FIRST_LINE = 40
+# The text starts in the upper half of the first screen: half a screen of it is read
+# without scrolling (the issue's Règle page started at y = 589 of 844).
+SHARE = 0.5
 MIN_LABEL_PX = 14
 
 
@@ -103,7 +104,7 @@ def test_the_text_is_on_the_first_screen(
     height = SIZES[size][1]
     positions.setdefault(name, {})[size] = round(box["y"])
     print(f"{name} ({size}) : y = {box['y']:.0f} px sur {height}")
-    assert box["y"] >= 0 and box["y"] + min(box["height"], FIRST_LINE) <= height, (name, box)
+    assert 0 <= box["y"] <= SHARE * height, (name, box)
     assert overflow <= 0, f"{name} : {overflow} px à faire défiler de côté"
 
 
