@@ -139,6 +139,8 @@ def _sources() -> None:
             "Charger un plateau (JSON)",
             type=["json", "txt"],
             max_upload_size=1,
+            # Streamlit draws the box's « Upload » and « 1MB per file » in English.
+            help="« Upload » : choisir un fichier JSON ou texte, 1 Mio au plus.",
             key=f"bac-fichier-{st.session_state[VERSION]}",
         )
         if upload is not None and st.session_state.get(UPLOAD_SEEN) != upload.file_id:
