@@ -99,11 +99,13 @@ def test_search_open_rule_and_follow_a_reference(server: str, page: Page) -> Non
     expect(page).to_have_url(re.compile(r"regle=704\.5h&edition=fr-2024"))
     shot(page, "2-regle-704.5h")
     # On to 704.5c with the number box, then its reference to 704.6b.
+    # The pickers fold away under the rule (phone first): open them.
+    main_area(page).get_by_text("Autre règle ou autre édition").click()
     number = page.get_by_label("Numéro de règle")
     number.fill("704.5c")
     number.press("Enter")
     expect(heading(page)).to_contain_text("704.5c")
-    ref = main_area(page).get_by_role("link", name=re.compile(r"704\.6b"))
+    ref = main_area(page).get_by_role("link", name=re.compile(r"704\.6b —"))
     ref.hover()
     expect(page.get_by_test_id("stTooltipContent")).to_contain_text("Actions basées sur un état")
     ref.click()
@@ -117,8 +119,11 @@ def test_gallery_board_runs(server: str, page: Page) -> None:
     expect(main_area(page)).to_contain_text("Bac à sable")
     main_area(page).get_by_test_id("stSelectbox").filter(has_text="Galerie").click()
     page.get_by_role("option", name="704-8-louveteau").click()
-    expect(main_area(page)).to_contain_text("Exemple de 704.8")
-    main_area(page).get_by_role("button", name="Lancer").click()
+    # A board of the gallery runs as soon as it is chosen: its verdict comes first.
+    expect(main_area(page).locator(".st-key-bac-verdict-fr-2024")).to_contain_text(
+        "Aucun joueur ne perd la partie."
+    )
+    expect(page).to_have_url(re.compile(r"plateau=704-8-louveteau"))
     expect(main_area(page)).to_contain_text("Passe 1")
     expect(main_area(page)).to_contain_text("Capacités déclenchées mises sur la pile")
     expect(main_area(page)).to_contain_text("immortalité (undying) ne se déclenche pas")
@@ -151,7 +156,7 @@ def test_deep_link_and_reference(server: str, page: Page) -> None:
     expect(main_area(page)).to_contain_text("dix marqueurs poison")
     shot(page, "6-lien-direct-704.5c")
     # The reference to 704.6b: title on hover, one click to the rule.
-    ref = main_area(page).get_by_role("link", name=re.compile(r"^.*704\.6b"))
+    ref = main_area(page).get_by_role("link", name=re.compile(r"^.*704\.6b —"))
     ref.click()
     expect(heading(page)).to_contain_text("704.6b")
     expect(page).to_have_url(re.compile(r"regle=704\.6b"))
