@@ -169,3 +169,21 @@ def test_unknown_edition_in_a_link_says_so(app: AppTest) -> None:
         "Édition « xx » inconnue" in w and "affichée dans l'édition fr-2024" in w for w in warnings
     ), warnings
     assert "Sous-règle 704.5g" in heading(app)
+
+
+def _folded(at: AppTest) -> bool:
+    """Whether the number and edition pickers are in the fold above the rule."""
+    return any(t.label == "Numéro de règle" for e in at.expander for t in e.text_input)
+
+
+def test_pickers_fold_under_a_rule_and_stay_open_otherwise(app: AppTest) -> None:
+    # A rule shown: on a phone its text comes first, the pickers fold away.
+    open_page(app, links.REGLE, regle="704.5g", edition="fr-2024")
+    assert _folded(app)
+    # Nothing to show (not found, or none asked for): the pickers stay open.
+    open_page(app, links.REGLE, regle="704.5z", edition="fr-2024")
+    no_exception(app)
+    assert "introuvable" in plain(app.error[0].value)
+    assert not _folded(app) and app.text_input[0].label == "Numéro de règle"
+    open_page(app, links.REGLE)
+    assert not _folded(app) and app.text_input[0].label == "Numéro de règle"

@@ -26,13 +26,13 @@ CHANGE = "Autre règle ou autre édition"
 _EXAMPLE_LABEL = re.compile(r"^\s*exemples?\s*:\s*", re.IGNORECASE)
 
 
-def _selector(judge: Judge, number: str, edition: str | None) -> None:
-    """Number and edition pickers; a change rewrites the query string (the shareable state)."""
+def _selector(judge: Judge, number: str, edition: str | None, fold: bool) -> None:
+    """Number and edition pickers; a change rewrites the query string (the shareable state).
+    `fold`: a rule is shown, and on a phone its text comes first: the pickers fold away."""
     labels = {ed.id: ed.label for ed in judge.editions()}
     ids = list(labels)
     options = ["", *ids]
-    # On a phone the rule's text comes first: with a rule shown, the pickers fold away.
-    place = st.expander(CHANGE, icon=":material/tune:") if number else st.container()
+    place = st.expander(CHANGE, icon=":material/tune:") if fold else st.container()
     left, right = place.columns([1, 2])
     typed = left.text_input(
         "Numéro de règle",
@@ -353,22 +353,28 @@ def main() -> None:
     unknown = None
     if edition is not None and not judge.has_edition(edition):
         unknown, edition = edition, None
-    _selector(judge, number, edition)
+    found: RuleView | JudgeError | None = None
+    if number:
+        try:
+            found = judge.rule(number, edition)
+        except JudgeError as exc:
+            found = exc
+    # The pickers stay open when there is no rule to show (none asked for, or not found).
+    _selector(judge, number, edition, fold=isinstance(found, RuleView))
     if unknown is not None and not number:
         st.warning(md(f"Édition « {unknown} » inconnue."), icon=":material/warning:")
-    if not number:
+    if found is None:
         _contents(judge)
         return
-    try:
-        view = judge.rule(number, edition)
-    except RuleNotFound as exc:
-        st.error(say(exc.message), icon=":material/search_off:")
-        for near in exc.nearest:
+    if isinstance(found, RuleNotFound):
+        st.error(say(found.message), icon=":material/search_off:")
+        for near in found.nearest:
             links.rule_link(near, edition, icon=":material/subdirectory_arrow_right:")
         return
-    except JudgeError as exc:
-        st.error(say(exc.message))
+    if isinstance(found, JudgeError):
+        st.error(say(found.message))
         return
+    view = found
     rule = view.rule
     if unknown is not None:
         st.warning(
