@@ -25,9 +25,12 @@ def _descendants(judge: Judge, rule: Rule) -> list[Rule]:
 
 
 def _selector(judge: Judge, number: str, old: str, new: str) -> tuple[str, str, str]:
-    # On a phone the diff comes first: with a rule chosen, the form folds away.
-    label = f"{number} : {old} → {new}" if number else ""
-    place = st.expander(md(label), icon=":material/tune:") if number else st.container()
+    # On a phone the diff comes first: with a rule to compare, the form folds away (it stays
+    # open with none, or with a number the first edition lacks).
+    num = canonical(number) if number else None
+    fold = bool(num) and old != new and num in judge.edition(old).rules
+    label = f"{number} : {old} → {new}"
+    place = st.expander(md(label), icon=":material/tune:") if fold else st.container()
     a, b, c, d = place.columns([2, 3, 3, 1.2], vertical_alignment="bottom")
     typed = a.text_input(
         "Règle ou section", value=number, placeholder="ex. 420.5 ou 704.5j", key=f"cmp-n-{number}"
