@@ -165,3 +165,28 @@ def test_back_and_forward_through_compare_changes_and_sandbox(server: str, page:
     _board_screen(page, "704-8-louveteau", "Aucun joueur ne perd la partie.")
     page.go_forward()
     _board_screen(page, "regle-des-legendes-choix-attendu", "Un choix est attendu")
+
+
+@pytest.mark.parametrize("rounds", [5])
+def test_search_rule_back_again_and_again(server: str, page: Page, rounds: int) -> None:
+    # A judge's loop, several times in one visit: each search, each rule is one step of the
+    # history, and Back from the rule gives its search (the rule page once wrote its address
+    # a second time, racing the link's own step: Back then stayed on the rule).
+    queries = [("poison", "420.5h"), ("contact mortel", "704.5h"), ("704.5g", "704.5g")]
+    page.goto(server)
+    for n in range(rounds):
+        query, rule = queries[n % len(queries)]
+        box = page.get_by_label("Rechercher")
+        box.fill(query)
+        box.press("Enter")
+        first = _main(page).locator(".st-key-recherche-premier")
+        link = first.get_by_role("link", name=re.compile(rf"^{re.escape(rule)} —"))
+        expect(link).to_be_visible()
+        length = page.evaluate("history.length")
+        link.click()
+        expect(_main(page).locator("h2").first).to_contain_text(rule)
+        expect(page).to_have_url(re.compile(rf"/regle\?regle={re.escape(rule)}&"))
+        assert page.evaluate("history.length") == length + 1
+        page.go_back()
+        expect(page).to_have_url(re.compile(r"/\?q="))
+        expect(page.get_by_label("Rechercher")).to_have_value(query)

@@ -192,7 +192,7 @@ def main() -> None:
     except JudgeError as exc:
         st.error(say(exc.message))
         return
-    st.query_params.from_dict(changes_params(old, new, section))
+    links.keep_address(links.NOUVEAUTES, changes_params(old, new, section))
     _show(changes, section)
 
 

@@ -384,9 +384,8 @@ def main() -> None:
             ),
             icon=":material/warning:",
         )
-    # Always write the canonical, complete address back: the URL bar then holds the link a
-    # judge copies (and a page link to this same page does not update the URL by itself).
-    st.query_params.from_dict(links.rule_params(rule.number, rule.edition))
+    # The URL bar holds the canonical, complete link a judge copies.
+    links.keep_address(links.REGLE, links.rule_params(rule.number, rule.edition))
     show(judge, view)
 
 
