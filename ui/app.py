@@ -58,6 +58,7 @@ pages = {
     for spec in links.PAGES
 }
 current = st.navigation(list(pages.values()), position="sidebar")
+links.mark_page(current.url_path)
 
 
 def run_page(page: StreamlitPage) -> None:

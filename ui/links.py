@@ -44,6 +44,32 @@ TO = "vers"
 BOARD = "plateau"
 
 
+# Session-state keys: the page of this run and of the run before (ui/app.py sets them).
+PAGE_NOW = "page-courante"
+PAGE_BEFORE = "page-precedente"
+
+
+def mark_page(url_path: str) -> None:
+    """Record the page this run shows (ui/app.py, once per run)."""
+    st.session_state[PAGE_BEFORE] = st.session_state.get(PAGE_NOW)
+    st.session_state[PAGE_NOW] = url_path
+
+
+def keep_address(page: PageSpec, params: dict[str, str]) -> None:
+    """Write the view's canonical address (`704.5G` → `704.5g`, the edition added) into the
+    URL bar, once. Arrived from another page, the browser's URL is the link's: it is written
+    only if it differs (written again, it raced the link's own step in the browser's history,
+    and Back stayed on the view). From the same page (a link to another rule of the Règle
+    page), Streamlit does not update the URL bar by itself: a new address is written."""
+    key = f"adresse-{page.url_path}"
+    again = (
+        st.session_state.get(PAGE_BEFORE) == page.url_path and st.session_state.get(key) != params
+    )
+    if again or st.query_params.to_dict() != params:
+        st.query_params.from_dict(params)
+    st.session_state[key] = params
+
+
 def rule_params(number: str, edition: str | None = None) -> dict[str, str]:
     params = {RULE: number}
     if edition:

@@ -7,8 +7,6 @@ help tooltips, captions). `md()` backslash-escapes every ASCII punctuation chara
 Markdown, raw HTML (`<script>`), LaTeX (`$`) and Streamlit's `:color[...]` directives all show
 as the characters they are. Nothing in the app calls `unsafe_allow_html`.
 
-`dot()` does the same job for Graphviz DOT strings.
-
 No server path reaches the page either: every message built from library text (an error, a
 warning, a caption quoting a file or a folder) goes through `redact()` (plain text) or `say()`
 (`redact()` then `md()`), which show a path in the store or the project relative to it, any
@@ -143,13 +141,6 @@ def shorten(text: str, limit: int = 90) -> str:
         return first
     cut = first[:limit].rsplit(" ", 1)[0]
     return cut + "…"
-
-
-def dot(text: object) -> str:
-    """A quoted DOT string (Graphviz) whose content is `text`, verbatim."""
-    s = str(text).replace("\\", "\\\\").replace('"', '\\"')
-    s = s.replace("\r", "").replace("\n", "\\n")
-    return f'"{s}"'
 
 
 def _mark(text: str, directive: str, style: str = "") -> str:

@@ -12,7 +12,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -63,8 +63,11 @@ def wait_healthy(url: str, proc: subprocess.Popen[bytes], timeout: float = 60.0)
 
 
 @contextlib.contextmanager
-def streamlit_server(home: Path, log: Path | None = None) -> Iterator[tuple[str, float]]:
-    """(base URL, seconds from launch to healthy). The server reads JUDGE_HOME=`home`."""
+def streamlit_server(
+    home: Path, log: Path | None = None, started: Callable[[int], None] | None = None
+) -> Iterator[tuple[str, float]]:
+    """(base URL, seconds from launch to healthy). The server reads JUDGE_HOME=`home`;
+    `started(pid)` is told the server's process id (a bench reads its CPU time)."""
     port = free_port()
     env = {**os.environ, "JUDGE_HOME": str(home), "PYTHONUNBUFFERED": "1"}
     cmd = [
@@ -80,6 +83,8 @@ def streamlit_server(home: Path, log: Path | None = None) -> Iterator[tuple[str,
         cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
     )
     url = f"http://127.0.0.1:{port}"
+    if started is not None:
+        started(proc.pid)
     try:
         healthy = wait_healthy(url, proc)
         yield url, healthy

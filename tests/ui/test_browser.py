@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -98,11 +99,13 @@ def test_search_open_rule_and_follow_a_reference(server: str, page: Page) -> Non
     expect(page).to_have_url(re.compile(r"regle=704\.5h&edition=fr-2024"))
     shot(page, "2-regle-704.5h")
     # On to 704.5c with the number box, then its reference to 704.6b.
+    # The pickers fold away under the rule (phone first): open them.
+    main_area(page).get_by_text("Autre règle ou autre édition").click()
     number = page.get_by_label("Numéro de règle")
     number.fill("704.5c")
     number.press("Enter")
     expect(heading(page)).to_contain_text("704.5c")
-    ref = main_area(page).get_by_role("link", name=re.compile(r"704\.6b"))
+    ref = main_area(page).get_by_role("link", name=re.compile(r"704\.6b —"))
     ref.hover()
     expect(page.get_by_test_id("stTooltipContent")).to_contain_text("Actions basées sur un état")
     ref.click()
@@ -116,8 +119,11 @@ def test_gallery_board_runs(server: str, page: Page) -> None:
     expect(main_area(page)).to_contain_text("Bac à sable")
     main_area(page).get_by_test_id("stSelectbox").filter(has_text="Galerie").click()
     page.get_by_role("option", name="704-8-louveteau").click()
-    expect(main_area(page)).to_contain_text("Exemple de 704.8")
-    main_area(page).get_by_role("button", name="Lancer").click()
+    # A board of the gallery runs as soon as it is chosen: its verdict comes first.
+    expect(main_area(page).locator(".st-key-bac-verdict-fr-2024")).to_contain_text(
+        "Aucun joueur ne perd la partie."
+    )
+    expect(page).to_have_url(re.compile(r"plateau=704-8-louveteau"))
     expect(main_area(page)).to_contain_text("Passe 1")
     expect(main_area(page)).to_contain_text("Capacités déclenchées mises sur la pile")
     expect(main_area(page)).to_contain_text("immortalité (undying) ne se déclenche pas")
@@ -150,7 +156,7 @@ def test_deep_link_and_reference(server: str, page: Page) -> None:
     expect(main_area(page)).to_contain_text("dix marqueurs poison")
     shot(page, "6-lien-direct-704.5c")
     # The reference to 704.6b: title on hover, one click to the rule.
-    ref = main_area(page).get_by_role("link", name=re.compile(r"^.*704\.6b"))
+    ref = main_area(page).get_by_role("link", name=re.compile(r"^.*704\.6b —"))
     ref.click()
     expect(heading(page)).to_contain_text("704.6b")
     expect(page).to_have_url(re.compile(r"regle=704\.6b"))
@@ -184,22 +190,34 @@ def test_corpus_page(server: str, page: Page) -> None:
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
 
-@pytest.mark.parametrize(
-    "path",
-    [
-        "/",
-        "/?q=contact+mortel",
-        "/?regle=704.5g&edition=fr-2024",
-        "/comparer?regle=420.5e&de=fr-pre2009&vers=fr-2024",
-        "/bac-a-sable?plateau=704-8-louveteau",
-        "/corpus",
-    ],
-)
+OFFLINE_PATHS = [
+    # Every page of the app (ui/links.py's PAGES), empty and with a view to show.
+    "/",
+    "/?q=contact+mortel",
+    "/?regle=704.5g&edition=fr-2024",
+    "/regle",
+    "/regle?regle=704.7&edition=fr-2024",
+    "/comparer",
+    "/comparer?regle=420.5e&de=fr-pre2009&vers=fr-2024",
+    "/nouveautes",
+    "/nouveautes?de=fr-pre2009&vers=fr-2024&section=704",
+    "/bac-a-sable",
+    "/bac-a-sable?plateau=704-8-louveteau",
+    "/corpus",
+]
+
+
+def test_every_page_is_checked_offline() -> None:
+    from ui import links
+
+    checked = {urlsplit(p).path.strip("/") for p in OFFLINE_PATHS}
+    assert {page.url_path for page in links.PAGES} <= checked
+
+
+@pytest.mark.parametrize("path", OFFLINE_PATHS)
 def test_no_request_leaves_the_machine(server: str, browser: Any, path: str) -> None:
     # On the floor there may be no network: nothing (favicon, icon font) is fetched from the
     # internet, no console error, and the page says it is in French.
-    from urllib.parse import urlsplit
-
     context = browser.new_context(viewport={"width": 390, "height": 844}, locale="fr-FR")
     outside: list[str] = []
     errors: list[str] = []

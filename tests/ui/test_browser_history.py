@@ -113,3 +113,80 @@ def test_each_theme_shows_its_own_diff_colours(
         mark = struck.locator("xpath=..")
         expect(mark).to_have_css("background-color", red_rgb)
         context.close()
+
+
+def _compare_screen(page: Page) -> None:
+    expect(page).to_have_url(re.compile(r"/comparer\?regle=420\.5e&de=fr-pre2009&vers=fr-2024$"))
+    expect(_main(page)).to_contain_text("420.5e → 704.5j")
+
+
+def _changes_screen(page: Page, section: str) -> None:
+    expect(page).to_have_url(
+        re.compile(rf"/nouveautes\?de=fr-pre2009&vers=fr-2024(&section={section})?$")
+    )
+    expect(_main(page).locator(".st-key-nouveautes-liste")).to_be_visible()
+    if section:
+        expect(_main(page)).to_contain_text(f"Section {section} seulement.")
+
+
+def _board_screen(page: Page, name: str, verdict: str) -> None:
+    expect(page).to_have_url(re.compile(rf"/bac-a-sable\?plateau={re.escape(name)}$"))
+    expect(_main(page).locator(".st-key-bac-verdict-fr-2024")).to_contain_text(verdict)
+
+
+def test_back_and_forward_through_compare_changes_and_sandbox(server: str, page: Page) -> None:
+    # Comparer → the rule it links to → Back: the same comparison.
+    page.goto(f"{server}/comparer?regle=420.5e&de=fr-pre2009&vers=fr-2024")
+    _compare_screen(page)
+    _main(page).get_by_role("link", name=re.compile(r"fr-2024 · 704\.5j")).click()
+    expect(page).to_have_url(re.compile(r"/regle\?regle=704\.5j&edition=fr-2024$"))
+    page.go_back()
+    _compare_screen(page)
+    # Nouveautés: a section typed in the form is a step of the history.
+    page.goto(f"{server}/nouveautes?de=fr-pre2009&vers=fr-2024")
+    _changes_screen(page, "")
+    _main(page).get_by_test_id("stExpander").first.click()
+    section = page.get_by_label("Section")
+    section.fill("704")
+    section.press("Enter")
+    _changes_screen(page, "704")
+    page.go_back()
+    _changes_screen(page, "")
+    page.go_forward()
+    _changes_screen(page, "704")
+    # Bac à sable: each board of the gallery has its address, and its verdict at once.
+    page.goto(f"{server}/bac-a-sable?plateau=704-8-louveteau")
+    _board_screen(page, "704-8-louveteau", "Aucun joueur ne perd la partie.")
+    _main(page).get_by_text("Modifier le plateau").click()
+    _main(page).get_by_test_id("stSelectbox").filter(has_text="Galerie").click()
+    page.get_by_role("option", name="regle-des-legendes-choix-attendu").click()
+    _board_screen(page, "regle-des-legendes-choix-attendu", "Un choix est attendu")
+    page.go_back()
+    _board_screen(page, "704-8-louveteau", "Aucun joueur ne perd la partie.")
+    page.go_forward()
+    _board_screen(page, "regle-des-legendes-choix-attendu", "Un choix est attendu")
+
+
+@pytest.mark.parametrize("rounds", [5])
+def test_search_rule_back_again_and_again(server: str, page: Page, rounds: int) -> None:
+    # A judge's loop, several times in one visit: each search, each rule is one step of the
+    # history, and Back from the rule gives its search (the rule page once wrote its address
+    # a second time, racing the link's own step: Back then stayed on the rule).
+    queries = [("poison", "420.5h"), ("contact mortel", "704.5h"), ("704.5g", "704.5g")]
+    page.goto(server)
+    for n in range(rounds):
+        query, rule = queries[n % len(queries)]
+        box = page.get_by_label("Rechercher")
+        box.fill(query)
+        box.press("Enter")
+        first = _main(page).locator(".st-key-recherche-premier")
+        link = first.get_by_role("link", name=re.compile(rf"^{re.escape(rule)} —"))
+        expect(link).to_be_visible()
+        length = page.evaluate("history.length")
+        link.click()
+        expect(_main(page).locator("h2").first).to_contain_text(rule)
+        expect(page).to_have_url(re.compile(rf"/regle\?regle={re.escape(rule)}&"))
+        assert page.evaluate("history.length") == length + 1
+        page.go_back()
+        expect(page).to_have_url(re.compile(r"/\?q="))
+        expect(page.get_by_label("Rechercher")).to_have_value(query)

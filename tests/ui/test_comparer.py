@@ -59,7 +59,7 @@ def test_rule_page_shows_other_editions_with_diff_toggle(app: AppTest) -> None:
     no_exception(app)
     assert any(":red-background[~~" in m.value for m in app.markdown)
     follow(app, link_to(app, regle="420.5e", de="fr-pre2009", vers="fr-2024"))
-    assert "Comparer deux éditions" in shown(app)
+    assert app.title[0].value == "Comparer"
     follow(app, link_to(app, regle="420.5e", edition="fr-pre2009"))
     assert "420.5e" in heading(app)
 
@@ -202,3 +202,16 @@ def test_unknown_edition_in_a_compare_link_says_so(app: AppTest) -> None:
     assert any(
         "Édition « xx » inconnue : fr-pre2009 est affichée à la place" in w for w in warnings
     )
+
+
+def test_the_form_folds_above_a_diff_only(app: AppTest) -> None:
+    def folded() -> bool:
+        return any(t.label == "Règle ou section" for e in app.expander for t in e.text_input)
+
+    open_page(app, links.COMPARER, regle="420.5e", de="fr-pre2009", vers="fr-2024")
+    assert folded()
+    open_page(app, links.COMPARER, regle="704.5j", de="fr-pre2009", vers="fr-2024")
+    no_exception(app)
+    assert app.error and not folded()
+    open_page(app, links.COMPARER)
+    assert not folded()

@@ -75,13 +75,33 @@ def test_unknown_rule_offers_nearest(app: AppTest) -> None:
     link_to(app, regle="704.5y")
 
 
+def _neighbourhood(at: AppTest) -> dict[str, list[str]]:
+    """The neighbourhood diagram: each kind of neighbour (its caption) and the rules linked."""
+    from urllib.parse import parse_qsl
+
+    box = next(c for c in at.get("flex_container") if getattr(c, "key", None) == "voisinage")
+    out: dict[str, list[str]] = {}
+    current = ""
+    for child in box.children.values():
+        if child.type == "caption":
+            current = plain(child.value)
+        for link in getattr(child, "children", {}).values():
+            if link.type == "page_link":
+                query = dict(parse_qsl(link.proto.query_string))
+                out.setdefault(current, []).append(query["regle"])
+    return out
+
+
 def test_graph_of_the_neighbourhood(app: AppTest) -> None:
     app.query_params.update({"regle": "704.7", "edition": "fr-2024"})
     app.run()
-    charts = app.get("graphviz_chart")
-    assert len(charts) == 1
-    spec = charts[0].proto.spec
-    assert '"704.7" -> "704.5a"' in spec and '"704.7" -> "704.5b"' in spec
+    no_exception(app)
+    found = _neighbourhood(app)
+    # 704.7 cites 704.5a and 704.5b; its parent is 704; each node is a link to its rule.
+    assert {"704.5a", "704.5b"} <= set(found["Cite"]), found
+    assert found["Règle parente"] == ["704"], found
+    follow(app, link_to(app, regle="704.5a", edition="fr-2024"))
+    assert "704.5a" in heading(app)
 
 
 def test_number_box_opens_another_rule(app: AppTest) -> None:
@@ -149,3 +169,21 @@ def test_unknown_edition_in_a_link_says_so(app: AppTest) -> None:
         "Édition « xx » inconnue" in w and "affichée dans l'édition fr-2024" in w for w in warnings
     ), warnings
     assert "Sous-règle 704.5g" in heading(app)
+
+
+def _folded(at: AppTest) -> bool:
+    """Whether the number and edition pickers are in the fold above the rule."""
+    return any(t.label == "Numéro de règle" for e in at.expander for t in e.text_input)
+
+
+def test_pickers_fold_under_a_rule_and_stay_open_otherwise(app: AppTest) -> None:
+    # A rule shown: on a phone its text comes first, the pickers fold away.
+    open_page(app, links.REGLE, regle="704.5g", edition="fr-2024")
+    assert _folded(app)
+    # Nothing to show (not found, or none asked for): the pickers stay open.
+    open_page(app, links.REGLE, regle="704.5z", edition="fr-2024")
+    no_exception(app)
+    assert "introuvable" in plain(app.error[0].value)
+    assert not _folded(app) and app.text_input[0].label == "Numéro de règle"
+    open_page(app, links.REGLE)
+    assert not _folded(app) and app.text_input[0].label == "Numéro de règle"

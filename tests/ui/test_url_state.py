@@ -55,3 +55,25 @@ def test_back_from_a_rule_gives_the_search_again(app: AppTest) -> None:
     assert app.multiselect(key="recherche-editions").value == ["fr-2024"]
     assert _results(app) == found
     assert "1 règle trouvée" in shown(app)
+
+
+def test_every_view_writes_its_state_to_the_url(app: AppTest) -> None:
+    # Règle: the number typed.
+    open_page(app, links.REGLE, regle="704.5g", edition="fr-2024")
+    app.text_input[0].set_value("704.5c").run()
+    assert app.query_params == {"regle": "704.5c", "edition": "fr-2024"}
+    # Comparer: the editions chosen.
+    open_page(app, links.COMPARER, regle="420.5", de="fr-pre2009", vers="fr-2024")
+    app.selectbox[1].select("fr-2011").run()
+    no_exception(app)
+    assert app.query_params == {"regle": "420.5", "de": "fr-pre2009", "vers": "fr-2011"}
+    # Nouveautés: the section typed.
+    open_page(app, links.NOUVEAUTES, de="fr-pre2009", vers="fr-2024")
+    app.text_input[0].set_value("704").run()
+    assert app.query_params == {"de": "fr-pre2009", "vers": "fr-2024", "section": "704"}
+    # Bac à sable: the board chosen in the gallery, run at once.
+    open_page(app, links.BAC_A_SABLE)
+    app.selectbox(key="bac-galerie").select("704-8-louveteau").run()
+    no_exception(app)
+    assert app.query_params == {"plateau": "704-8-louveteau"}
+    assert "Aucun joueur ne perd la partie." in shown(app)

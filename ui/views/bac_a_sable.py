@@ -93,7 +93,7 @@ def _init() -> None:
     wanted = st.query_params.get(links.BOARD, "")
     if wanted and wanted != st.session_state.get(LOADED_FROM):
         if wanted in gallery():
-            _set_board(_read_gallery(wanted), wanted)
+            _open_gallery(wanted)
         else:
             st.error(md(f"Plateau « {wanted} » introuvable dans la galerie."))
     if BOARD not in st.session_state:
@@ -103,10 +103,16 @@ def _init() -> None:
 # --- loading ----------------------------------------------------------------------
 
 
+def _open_gallery(name: str) -> None:
+    """A board of the gallery, run at once: an example is opened to read its verdict."""
+    _set_board(_read_gallery(name), name)
+    st.session_state[RUN] = copy.deepcopy(st.session_state[BOARD])
+
+
 def _on_gallery() -> None:
     name = st.session_state.get("bac-galerie")
     if name:
-        _set_board(_read_gallery(name), name)
+        _open_gallery(name)
         st.query_params.from_dict(links.board_params(name))
 
 
@@ -133,6 +139,8 @@ def _sources() -> None:
             "Charger un plateau (JSON)",
             type=["json", "txt"],
             max_upload_size=1,
+            # Streamlit draws the box's « Upload » and « 1MB per file » in English.
+            help="« Upload » : choisir un fichier JSON ou texte, 1 Mio au plus.",
             key=f"bac-fichier-{st.session_state[VERSION]}",
         )
         if upload is not None and st.session_state.get(UPLOAD_SEEN) != upload.file_id:
@@ -401,7 +409,9 @@ def _finding(
         with st.container(horizontal=True, gap="small", vertical_alignment="center"):
             _rule_links(rules, edition)
             badge = "gray" if f.note else "orange"
-            st.markdown(f":{badge}-badge[{md(label)}] **{md(_subject(f, names))}**")
+            st.markdown(
+                f":{badge}-badge[{md(label)}] **{md(_subject(f, names))}**", width="content"
+            )
         if f.why:
             st.markdown(md(f"Pourquoi : {f.why}"))
         _quote(rule_text, rules)
@@ -440,7 +450,7 @@ def _choices(view: SandboxView, edition: str, column: str, feminine: set[str]) -
         with st.container(border=True):
             with st.container(horizontal=True, gap="small", vertical_alignment="center"):
                 _rule_links((c.rule,), edition)
-                st.markdown(md(f"{c.player} doit choisir {c.choose}"))
+                st.markdown(md(f"{c.player} doit choisir {c.choose}"), width="content")
             if c.why:
                 st.markdown(md(f"Pourquoi : {c.why}"))
             _quote(rule_text, (c.rule,))
@@ -472,50 +482,41 @@ def _choices(view: SandboxView, edition: str, column: str, feminine: set[str]) -
             _finding(rule_text, f, shown_names, edition, feminine)
 
 
-def _final_board(board: Board, shown_names: Mapping[str, str]) -> None:
+def _facts(*parts: tuple[str, object]) -> str:
+    """« contrôleur : Alice · F/E : 2/2 »: the parts that have a value, as escaped text."""
+    return " · ".join(md(f"{label} : {value}") for label, value in parts if value not in ("", None))
+
+
+def _final_board(board: Board, shown_names: Mapping[str, str], column: str) -> None:
+    """The final board as cards, one line per object: a phone reads it without swiping."""
     st.markdown("#### Plateau final")
-    st.dataframe(
-        [
-            {
-                "Joueur": p.name,
-                "Points de vie": p.life,
-                "Poison": p.poison,
-                "A perdu": "oui" if p.lost else "",
-            }
-            for p in board.players
-        ],
-        hide_index=True,
-    )
-    if board.permanents:
-        st.dataframe(
-            [
-                {
-                    "Permanent": shown_names.get(p.id, p.name or p.id),
-                    "Contrôleur": _cell(p.controller),
-                    "F/E": f"{_cell(p.power)}/{p.toughness}" if p.toughness is not None else "",
-                    "Blessures": _cell(p.damage or None),
-                    "Marqueurs": counters_fr(p.counters),
-                    "Attaché à": p.attached_to or "",
-                }
-                for p in board.permanents
-            ],
-            hide_index=True,
-        )
-    else:
-        st.caption("Champ de bataille vide.")
-    if board.other_zones:
-        st.dataframe(
-            [
-                {
-                    "Objet": shown_names.get(o.id, o.name or o.id),
-                    "Zone": ZONE_LABELS.get(o.zone, o.zone),
-                    "Propriétaire": _cell(o.owner),
-                    "Jeton": "oui" if o.token else "",
-                }
-                for o in board.other_zones
-            ],
-            hide_index=True,
-        )
+    with st.container(key=f"bac-plateau-final-{column}"):
+        for p in board.players:
+            lost = " — :red-badge[a perdu]" if p.lost else ""
+            facts = _facts(("points de vie", p.life), ("poison", p.poison))
+            st.markdown(f"**{md(p.name)}** — {facts}{lost}")
+        if not board.permanents:
+            st.caption("Champ de bataille vide.")
+        for perm in board.permanents:
+            pt = f"{_cell(perm.power)}/{perm.toughness}" if perm.toughness is not None else ""
+            facts = _facts(
+                ("contrôleur", _cell(perm.controller)),
+                ("F/E", pt),
+                ("blessures", _cell(perm.damage or None)),
+                ("marqueurs", counters_fr(perm.counters)),
+                ("attaché à", shown_names.get(perm.attached_to or "", perm.attached_to or "")),
+            )
+            name = shown_names.get(perm.id, perm.name or perm.id)
+            st.markdown(
+                f":gray-badge[champ de bataille] **{md(name)}**" + (f" — {facts}" if facts else "")
+            )
+        for o in board.other_zones:
+            facts = _facts(("propriétaire", _cell(o.owner)), ("jeton", "oui" if o.token else ""))
+            name = shown_names.get(o.id, o.name or o.id)
+            zone = ZONE_LABELS.get(o.zone, o.zone)
+            st.markdown(
+                f":gray-badge[{md(zone)}] **{md(name)}**" + (f" — {facts}" if facts else "")
+            )
     if board.stack:
         st.markdown("**Pile** (du bas vers le haut)")
         for s in board.stack:
@@ -536,11 +537,17 @@ def show_resolution(view: SandboxView, column: str) -> None:
     feminine = feminine_ids(res.initial)
     label = RULESET_LABELS.get(res.ruleset, res.ruleset)
     st.subheader(md(label[:1].upper() + label[1:]), anchor=False)
+    # The verdict first: on a phone it is on the first screen, the passes explain it below.
+    with st.container(key=f"bac-verdict-{column}"):
+        if res.losers:
+            st.error(md(f"Ont perdu la partie : {', '.join(res.losers)}."), icon=":material/flag:")
+        elif res.choices_needed:
+            st.info("Un choix est attendu avant de conclure (voir « Choix attendus »).")
+        else:
+            st.success("Aucun joueur ne perd la partie.")
     for w in res.warnings:
         st.warning(say(w))
-    if not res.passes and res.choices_needed:
-        st.info("Un choix est attendu avant toute action (voir plus bas).")
-    elif not res.passes:
+    if not res.passes and not res.choices_needed:
         st.info("Aucune action basée sur un état ne s'applique.")
     for p in res.passes:
         st.markdown(f"#### Passe {p.number}" + ("" if p.actions else " : aucune action"))
@@ -564,14 +571,10 @@ def show_resolution(view: SandboxView, column: str) -> None:
                     md(f"Contrôlée par {t.controller}, après la passe {t.after_pass} — {t.why}")
                 )
                 _quote(rule_text, (t.rule,))
-    if res.losers:
-        st.error(md(f"Ont perdu la partie : {', '.join(res.losers)}."), icon=":material/flag:")
-    elif not res.choices_needed:
-        st.success("Aucun joueur ne perd la partie.")
     _choices(view, edition, column, feminine)
     if res.stopped and res.stopped != "choice":
         st.warning(md(STOP_LABELS.get(res.stopped, res.stopped)))
-    _final_board(res.final, names)
+    _final_board(res.final, names, column)
     _details(res.names, names)
     st.download_button(
         "Télécharger le plateau final (JSON)",
@@ -607,17 +610,11 @@ def _results(judge: Judge, board_dict: dict[str, Any], both: bool) -> None:
             show_resolution(view, rs)
 
 
-def main() -> None:
-    st.title("Bac à sable")
-    st.caption(
-        "Décrivez une situation de jeu, puis lancez les actions basées sur un état : chaque "
-        "action est justifiée par sa règle."
-    )
-    judge = resources.judge()
-    _init()
+def _controls() -> tuple[dict[str, Any] | None, bool, bool]:
+    """Where the board comes from, its tables, and « Lancer »: (the board the tables
+    describe, or None; both rulesets; whether « Lancer » was pressed)."""
     _sources()
-    board = st.session_state[BOARD]
-    current = _editors(board)
+    current = _editors(st.session_state[BOARD])
     with st.container(horizontal=True, vertical_alignment="center"):
         both = st.toggle("Les deux jeux de règles côte à côte", key=BOTH)
         run = st.button(
@@ -632,11 +629,35 @@ def main() -> None:
                 mime="application/json",
                 icon=":material/download:",
             )
+    return current, both, run
+
+
+def main() -> None:
+    st.title("Bac à sable")
+    st.caption(
+        "Décrivez une situation de jeu, puis lancez les actions basées sur un état : chaque "
+        "action est justifiée par sa règle."
+    )
+    judge = resources.judge()
+    _init()
+    # On a phone the verdict comes first: once a board has run, its results take the top
+    # of the page and the board's controls fold into an expander below them.
+    results = st.container()
+    ran = RUN in st.session_state
+    name = st.session_state.get(LOADED_FROM) or "plateau en cours"
+    place = (
+        st.expander(md(f"Modifier le plateau ({name})"), icon=":material/edit:")
+        if ran
+        else st.container()
+    )
+    with place:
+        current, both, run = _controls()
     if run and current is not None:
         st.session_state[RUN] = current
     if RUN in st.session_state:
-        st.divider()
-        _results(judge, st.session_state[RUN], both)
+        with results:
+            _results(judge, st.session_state[RUN], both)
+            st.divider()
 
 
 main()

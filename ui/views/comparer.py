@@ -25,7 +25,13 @@ def _descendants(judge: Judge, rule: Rule) -> list[Rule]:
 
 
 def _selector(judge: Judge, number: str, old: str, new: str) -> tuple[str, str, str]:
-    a, b, c, d = st.columns([2, 3, 3, 1.2], vertical_alignment="bottom")
+    # On a phone the diff comes first: with a rule to compare, the form folds away (it stays
+    # open with none, or with a number the first edition lacks).
+    num = canonical(number) if number else None
+    fold = bool(num) and old != new and num in judge.edition(old).rules
+    label = f"{number} : {old} → {new}"
+    place = st.expander(md(label), icon=":material/tune:") if fold else st.container()
+    a, b, c, d = place.columns([2, 3, 3, 1.2], vertical_alignment="bottom")
     typed = a.text_input(
         "Règle ou section", value=number, placeholder="ex. 420.5 ou 704.5j", key=f"cmp-n-{number}"
     ).strip()
@@ -67,9 +73,9 @@ def _side(rule: Rule, body: str) -> None:
         st.markdown(body)
 
 
-def _comparison(cmp: Comparison) -> None:
+def _comparison(cmp: Comparison, key: str | None = None) -> None:
     link = cmp.link
-    with st.container(border=True):
+    with st.container(border=True, key=key):
         badges = []
         if link.moved:
             badges.append(f":orange-badge[Déplacée] **{md(link.from_rule)} → {md(link.to_rule)}**")
@@ -81,14 +87,15 @@ def _comparison(cmp: Comparison) -> None:
         else:
             badges.append(":red-badge[Modifiée]" if cmp.changed else ":green-badge[Inchangée]")
         st.markdown(" ".join(badges))
-        if cmp.summary:
-            st.info(md(cmp.summary), icon=":material/history_edu:")
         old_md, new_md = diff_sides(cmp.diff)
         left, right = st.columns(2, gap="medium")
         with left:
             _side(cmp.old, old_md)
         with right:
             _side(cmp.new, new_md)
+        # After the texts: on a phone the diff is on the first screen.
+        if cmp.summary:
+            st.info(md(cmp.summary), icon=":material/history_edu:")
         with st.expander(DETAILS):
             st.caption(md(f"Correspondance : {method(link)}"))
 
@@ -145,7 +152,7 @@ def _show_unmatched(fresh: list[Rule], absent: list[Rule], old: str, new: str) -
 
 
 def main() -> None:
-    st.title("Comparer deux éditions")
+    st.title("Comparer")
     judge = resources.judge()
     ids = [ed.id for ed in judge.editions()]
     number = st.query_params.get(links.RULE, "").strip()
@@ -215,15 +222,21 @@ def main() -> None:
     }
     if absent:
         counts[f"Absentes du corpus de {old}"] = len(absent)
-    for col, (label, value) in zip(st.columns(len(counts)), counts.items(), strict=True):
-        col.metric(md(label), value)
+    # Side by side and wrapped (four stacked counters would fill a phone's first screen),
+    # and only for a section: one rule's diff says it all.
+    if len(rules) > 1 or counts["Sans équivalent"] or absent:
+        with st.container(horizontal=True, wrap=True, gap="medium"):
+            for label, value in counts.items():
+                st.metric(md(label), value, width="content")
     if len(rules) > MAX_RULES:
         st.caption(f"Les {MAX_RULES} premières règles sur {len(rules)}.")
     # Markdown, not a caption: the caption's faded grey would not pass on the highlights.
     st.markdown(f"Légende : {DIFF_LEGEND}")
+    first = True
     for item in results:
         if isinstance(item, Comparison):
-            _comparison(item)
+            _comparison(item, key="comparer-premiere" if first else None)
+            first = False
         else:
             r, message = item
             with st.container(border=True):

@@ -258,6 +258,8 @@ def _import_form() -> None:
             type=["txt", "htm", "html"],
             max_upload_size=MAX_MB,
             accept_multiple_files=True,
+            # Streamlit draws the box's « Upload » and « … per file » in English, untranslatable.
+            help=f"« Upload » : choisir un ou plusieurs fichiers, {MAX_MB} Mio au plus chacun.",
         )
         left, mid = st.columns(2)
         edition_id = left.text_input(

@@ -35,7 +35,10 @@ def _when(ed: Edition) -> str:
 
 
 def _selector(judge: Judge, old: str, new: str, section: str) -> None:
-    a, b, c = st.columns([3, 3, 1.5], vertical_alignment="bottom")
+    # On a phone the changes come first: the pickers fold away.
+    where = f" — section {section}" if section else ""
+    place = st.expander(md(f"{old} → {new}{where}"), icon=":material/tune:")
+    a, b, c = place.columns([3, 3, 1.5], vertical_alignment="bottom")
     chosen_old = common.edition_picker(a, judge, "De", old, "nv-de")
     chosen_new = common.edition_picker(b, judge, "Vers", new, "nv-vers")
     typed = c.text_input(
@@ -102,41 +105,46 @@ def _show(changes: Changes, section: str) -> None:
         "changed": changed,
         "moved": moved,
     }
-    for col, (kind, items) in zip(st.columns(4), counts.items(), strict=True):
-        col.metric(CHANGE_KINDS[kind].capitalize(), len(items))
+    with st.container(horizontal=True, wrap=True, gap="medium"):
+        for kind, items in counts.items():
+            st.metric(CHANGE_KINDS[kind].capitalize(), len(items), width="content")
     if not any(counts.values()):
         st.info(
             "Aucun changement entre ces deux éditions"
             + (" dans cette section." if section else ".")
         )
         return
-    if added:
-        st.subheader(f"Ajoutées ({len(added)})")
-        for r in added[:MAX_LISTED]:
-            _line(r)
-        _more(added)
-    if removed:
-        st.subheader(f"Retirées ({len(removed)})")
-        for r in removed[:MAX_LISTED]:
-            _line(r)
-        _more(removed)
-    if changed:
-        st.subheader(f"Modifiées ({len(changed)})")
-        for c in changed[:MAX_LISTED]:
-            _line(c.new, shorten(c.new.title or "", 160) or " ")
-            st.markdown(diff_inline(c.diff))
-        _more(changed)
-    if moved:
-        st.subheader(f"Déplacées ({len(moved)})")
-        for m in moved[:MAX_LISTED]:
-            with st.container(horizontal=True, wrap=True, gap="small", vertical_alignment="center"):
-                links.rule_link(m.old.number, m.old.edition, label=f"{m.old.number} ({old.id})")
-                st.markdown("→")
-                links.rule_link(m.new.number, m.new.edition, label=f"{m.new.number} ({new.id})")
-                st.markdown(md("texte modifié" if m.changed else "texte inchangé"))
-            if m.changed:
-                st.markdown(diff_inline(m.diff))
-        _more(moved)
+    # Where the list starts (the browser test checks it is on a phone's first screen).
+    with st.container(key="nouveautes-liste"):
+        if added:
+            st.subheader(f"Ajoutées ({len(added)})")
+            for r in added[:MAX_LISTED]:
+                _line(r)
+            _more(added)
+        if removed:
+            st.subheader(f"Retirées ({len(removed)})")
+            for r in removed[:MAX_LISTED]:
+                _line(r)
+            _more(removed)
+        if changed:
+            st.subheader(f"Modifiées ({len(changed)})")
+            for c in changed[:MAX_LISTED]:
+                _line(c.new, shorten(c.new.title or "", 160) or " ")
+                st.markdown(diff_inline(c.diff))
+            _more(changed)
+        if moved:
+            st.subheader(f"Déplacées ({len(moved)})")
+            for m in moved[:MAX_LISTED]:
+                with st.container(
+                    horizontal=True, wrap=True, gap="small", vertical_alignment="center"
+                ):
+                    links.rule_link(m.old.number, m.old.edition, label=f"{m.old.number} ({old.id})")
+                    st.markdown("→")
+                    links.rule_link(m.new.number, m.new.edition, label=f"{m.new.number} ({new.id})")
+                    st.markdown(md("texte modifié" if m.changed else "texte inchangé"))
+                if m.changed:
+                    st.markdown(diff_inline(m.diff))
+            _more(moved)
 
 
 def main() -> None:
@@ -184,7 +192,7 @@ def main() -> None:
     except JudgeError as exc:
         st.error(say(exc.message))
         return
-    st.query_params.from_dict(changes_params(old, new, section))
+    links.keep_address(links.NOUVEAUTES, changes_params(old, new, section))
     _show(changes, section)
 
 

@@ -32,9 +32,10 @@ def _group(hits: tuple[Hit, ...]) -> OrderedDict[str, list[Hit]]:
     return groups
 
 
-def _show_group(key: str, hits: list[Hit]) -> None:
+def _show_group(key: str, hits: list[Hit], first: bool = False) -> None:
     best = hits[0]
-    with st.container(border=True):
+    # The first result is keyed: the browser test finds it on a phone's first screen.
+    with st.container(border=True, key="recherche-premier" if first else None):
         if best.kind == "glossary":
             st.markdown(f":violet-badge[Glossaire] **{md(best.rule)}**")
         else:
@@ -68,17 +69,19 @@ def _show_group(key: str, hits: list[Hit]) -> None:
 def _show(result: SearchResult) -> None:
     if result.corrected:
         st.markdown(f"Résultats pour « **{md(result.corrected)}** »")
-    # A term met several times in the question is expanded once per occurrence.
-    for expansion in dict.fromkeys(result.expansions):
-        st.caption(md(f"Recherche aussi : {expansion}"))
     if result.message:
         st.info(say(result.message), icon=":material/info:")
     groups = _group(result.hits)
+    # One line (on a phone the first result follows at once): the count, then each
+    # expansion once, although the library expands a term once per occurrence.
+    parts = [f"Recherche aussi : {e}" for e in dict.fromkeys(result.expansions)]
     if groups:
         n = len(groups)
-        st.caption(f"{n} règle{'s' if n > 1 else ''} trouvée{'s' if n > 1 else ''}")
-    for key, hits in groups.items():
-        _show_group(key, hits)
+        parts.insert(0, f"{n} règle{'s' if n > 1 else ''} trouvée{'s' if n > 1 else ''}")
+    if parts:
+        st.caption(" · ".join(md(p) for p in parts))
+    for n, (key, hits) in enumerate(groups.items()):
+        _show_group(key, hits, first=n == 0)
 
 
 def _sections(judge: Judge, edition: str) -> list[str]:
@@ -154,8 +157,7 @@ def main() -> None:
         st.session_state[QUERY_KEY] = asked
         st.session_state["recherche-editions"] = wanted
         _truncate()
-    left, right = st.columns([3, 2])
-    query = left.text_input(
+    query = st.text_input(
         "Rechercher",
         placeholder="704.5g, contact mortel, deathtouch, bibliotheque vide…",
         key=QUERY_KEY,
@@ -163,7 +165,10 @@ def main() -> None:
     )
     if st.session_state.pop(TRUNCATED_KEY, False):
         st.warning(TRUNCATED, icon=":material/content_cut:")
-    editions = right.multiselect(
+    # The filter folds away: on a phone the first result is then on the first screen.
+    chosen = ", ".join(st.session_state.get("recherche-editions") or []) or "toutes"
+    filters = st.expander(md(f"Éditions : {chosen}"), icon=":material/filter_list:")
+    editions = filters.multiselect(
         "Éditions",
         ids,
         format_func=lambda e: f"{e} — {labels[e]}",

@@ -17,20 +17,23 @@ from judge.fr import (
     when,
 )
 from ui import links, resources
-from ui.render import diff_inline, dot, md, say, shorten
+from ui.render import diff_inline, md, say, shorten
 from ui.views import common
 
 MAX_GRAPH_CHILDREN = 8
+CHANGE = "Autre règle ou autre édition"
 # An example paragraph that names itself (« Exemple : … ») already has its badge.
 _EXAMPLE_LABEL = re.compile(r"^\s*exemples?\s*:\s*", re.IGNORECASE)
 
 
-def _selector(judge: Judge, number: str, edition: str | None) -> None:
-    """Number and edition pickers; a change rewrites the query string (the shareable state)."""
+def _selector(judge: Judge, number: str, edition: str | None, fold: bool) -> None:
+    """Number and edition pickers; a change rewrites the query string (the shareable state).
+    `fold`: a rule is shown, and on a phone its text comes first: the pickers fold away."""
     labels = {ed.id: ed.label for ed in judge.editions()}
     ids = list(labels)
     options = ["", *ids]
-    left, right = st.columns([1, 2])
+    place = st.expander(CHANGE, icon=":material/tune:") if fold else st.container()
+    left, right = place.columns([1, 2])
     typed = left.text_input(
         "Numéro de règle",
         value=number,
@@ -132,56 +135,48 @@ def _cited_by(view: RuleView) -> None:
         _linked_line(c.rule, c.edition, shorten(citer.text, 160) if citer else "")
 
 
-def neighbourhood_dot(view: RuleView) -> str:
-    """The rule, its parent and children, what it cites and what cites it, as DOT."""
-    rule = view.rule
-    ed = view.edition
+def _chips(label: str, numbers: list[tuple[str, str]], edition: str, icon: str) -> None:
+    """One kind of neighbour: a caption, then a link per rule (its title on hover)."""
+    if not numbers:
+        return
+    st.caption(md(label))
+    with st.container(horizontal=True, wrap=True, gap="small"):
+        for number, title in numbers:
+            links.rule_link(number, edition, help=title or None, icon=icon)
 
-    def node(number: str, style: str) -> str:
-        r = ed.rules.get(number)
-        title = (r.title if r else None) or (shorten(r.text, 28) if r and r.text else "")
-        label = f"{number}\n{shorten(title, 28)}" if title else number
-        return f"  {dot(number)} [label={dot(label)}, tooltip={dot(title or number)}, {style}];"
 
-    lines = [
-        "digraph voisinage {",
-        '  rankdir=LR; bgcolor="transparent";',
-        '  node [shape=box, style="rounded,filled", fontname="Helvetica", fontsize=10,'
-        ' fillcolor="#f1f3f6", color="#7a8290", fontcolor="#1f2430"];',
-        '  edge [color="#7a8290", fontname="Helvetica", fontsize=9, fontcolor="#4a5060"];',
-        node(rule.number, 'fillcolor="#ffd666", color="#b8860b", penwidth=2'),
-    ]
-    drawn = {rule.number}
-    if rule.parent:
-        lines.append(node(rule.parent, 'fillcolor="#e4e8ee"'))
-        lines.append(f"  {dot(rule.parent)} -> {dot(rule.number)} [style=dotted, arrowhead=none];")
-        drawn.add(rule.parent)
-    for child in rule.children[:MAX_GRAPH_CHILDREN]:
-        lines.append(node(child, 'fillcolor="#e4e8ee"'))
-        lines.append(f"  {dot(rule.number)} -> {dot(child)} [style=dotted, arrowhead=none];")
-        drawn.add(child)
-    extra = len(rule.children) - MAX_GRAPH_CHILDREN
-    if extra > 0:
-        more = f"+{extra} sous-règles"
-        lines.append(f'  {dot(more)} [shape=plaintext, style="", fillcolor=""];')
-        lines.append(f"  {dot(rule.number)} -> {dot(more)} [style=invis];")
-    for ref in rule.references:
-        if ref.target not in drawn:
-            style = {
-                "resolved": 'fillcolor="#d8ecff"',
-                "title_only": 'fillcolor="#eef4fb", style="rounded,filled,dashed"',
-                "missing": 'fillcolor="#ffffff", style="rounded,dashed", fontcolor="#8a8f98"',
-            }[ref.status]
-            lines.append(node(ref.target, style))
-            drawn.add(ref.target)
-        lines.append(f'  {dot(rule.number)} -> {dot(ref.target)} [label="cite"];')
-    for c in view.cited_by:
-        if c.rule not in drawn:
-            lines.append(node(c.rule, 'fillcolor="#dff3e4"'))
-            drawn.add(c.rule)
-        lines.append(f'  {dot(c.rule)} -> {dot(rule.number)} [label="cite"];')
-    lines.append("}")
-    return "\n".join(lines)
+def neighbourhood(view: RuleView) -> None:
+    """The rule among its neighbours, each a link to its rule: what cites it, its parent,
+    the rule, its sub-rules, what it cites. Made of the theme's own text and links: legible
+    on a phone, in both themes, and one tap opens a neighbour."""
+    rule, ed = view.rule, view.edition
+
+    def titled(numbers: list[str]) -> list[tuple[str, str]]:
+        out = []
+        for n in dict.fromkeys(numbers):
+            r = ed.rules.get(n)
+            out.append((n, (r.title or shorten(r.text, 60)) if r else ""))
+        return out
+
+    citers = titled([c.rule for c in view.cited_by])
+    cited = titled([ref.target for ref in rule.references])
+    children = titled(list(rule.children[:MAX_GRAPH_CHILDREN]))
+    with st.container(border=True, key="voisinage", gap="small"):
+        _chips("Citée par", citers, ed.id, ":material/arrow_downward:")
+        _chips(
+            "Règle parente",
+            titled([rule.parent] if rule.parent else []),
+            ed.id,
+            ":material/arrow_upward:",
+        )
+        st.markdown(f":orange-badge[{md(rule.number)}] **{md(shorten(view.title or '', 60))}**")
+        _chips("Cite", cited, ed.id, ":material/arrow_downward:")
+        _chips("Sous-règles", children, ed.id, ":material/subdirectory_arrow_right:")
+        extra = len(rule.children) - MAX_GRAPH_CHILDREN
+        if extra > 0:
+            st.caption(f"… et {extra} autres sous-règles")
+        if not (citers or cited or children or rule.parent):
+            st.caption("Aucune règle liée dans le corpus.")
 
 
 def _other_editions(judge: Judge, view: RuleView) -> None:
@@ -288,18 +283,18 @@ def _history(history: History) -> None:
 
 
 def show(judge: Judge, view: RuleView) -> None:
-    rule, ed = view.rule, view.edition
+    rule = view.rule
     kind = RULE_KIND.get(rule.kind, RULE_KIND["rule"])
     heading = f"{kind} {rule.number}" + (f" — {view.title}" if view.title else "")
     st.header(md(heading), anchor=False)
-    st.caption(md(f"Édition {ed.id} — {ed.label}"))
-    for line in judge.dating(view):
-        st.caption(md(line))
-    _breadcrumb(view)
-
     main, side = st.columns([3, 2], gap="large")
     with main:
-        _text(rule)
+        # On a phone the text comes first, right under the heading; where it sits follows.
+        with st.container(key="regle-texte"):
+            _text(rule)
+        for line in judge.dating(view):
+            st.caption(md(line))
+        _breadcrumb(view)
         _children(view)
         # The text is on the page first: the history follows renumberings through every
         # edition of the language.
@@ -313,13 +308,13 @@ def show(judge: Judge, view: RuleView) -> None:
         _other_editions(judge, view)
     with side:
         st.subheader("Voisinage")
-        st.graphviz_chart(neighbourhood_dot(view), alt=f"Règles liées à la règle {rule.number}")
-        st.caption("Pointillés : règle parente et sous-règles ; flèches « cite » : citations.")
+        neighbourhood(view)
         st.subheader("Lien à partager")
         st.code(links.rule_url(rule.number, rule.edition), language=None, wrap_lines=True)
-        if rule.source:
+        if rule.source:  # a file name: for the referees, not for the players
             note = " — numéro déduit de la position" if rule.inferred else ""
-            st.caption(say(f"Source : {rule.source.file}, ligne {rule.source.line}{note}"))
+            with st.expander(common.DETAILS):
+                st.caption(say(f"Source : {rule.source.file}, ligne {rule.source.line}{note}"))
         _prev_next(view)
 
 
@@ -358,22 +353,28 @@ def main() -> None:
     unknown = None
     if edition is not None and not judge.has_edition(edition):
         unknown, edition = edition, None
-    _selector(judge, number, edition)
+    found: RuleView | JudgeError | None = None
+    if number:
+        try:
+            found = judge.rule(number, edition)
+        except JudgeError as exc:
+            found = exc
+    # The pickers stay open when there is no rule to show (none asked for, or not found).
+    _selector(judge, number, edition, fold=isinstance(found, RuleView))
     if unknown is not None and not number:
         st.warning(md(f"Édition « {unknown} » inconnue."), icon=":material/warning:")
-    if not number:
+    if found is None:
         _contents(judge)
         return
-    try:
-        view = judge.rule(number, edition)
-    except RuleNotFound as exc:
-        st.error(say(exc.message), icon=":material/search_off:")
-        for near in exc.nearest:
+    if isinstance(found, RuleNotFound):
+        st.error(say(found.message), icon=":material/search_off:")
+        for near in found.nearest:
             links.rule_link(near, edition, icon=":material/subdirectory_arrow_right:")
         return
-    except JudgeError as exc:
-        st.error(say(exc.message))
+    if isinstance(found, JudgeError):
+        st.error(say(found.message))
         return
+    view = found
     rule = view.rule
     if unknown is not None:
         st.warning(
@@ -383,9 +384,8 @@ def main() -> None:
             ),
             icon=":material/warning:",
         )
-    # Always write the canonical, complete address back: the URL bar then holds the link a
-    # judge copies (and a page link to this same page does not update the URL by itself).
-    st.query_params.from_dict(links.rule_params(rule.number, rule.edition))
+    # The URL bar holds the canonical, complete link a judge copies.
+    links.keep_address(links.REGLE, links.rule_params(rule.number, rule.edition))
     show(judge, view)
 
 
