@@ -37,6 +37,7 @@ from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token, normal
 from judge.search.index import DocInfo, OpenedIndex, ProgressCallback, ensure_index, heading_of
 
 GLOSSARY_PATH = CORPUS_DIR / "glossary-fr-en.toml"
+FRENCH_WORDS_PATH = CORPUS_DIR / "mots-fr.txt"  # real French words, never "corrected"
 
 MAX_QUERY_CHARS = 300
 MAX_WORDS = 24
@@ -133,6 +134,12 @@ class Glossary:
     variants: list[_Variant] = field(default_factory=list)
     words: set[str] = field(default_factory=set)  # folded words, for the typo corrector
     by_language: dict[str, set[str]] = field(default_factory=dict)  # the same, per language
+    # (language, "keys" or "content", first word) -> the variants that start with it
+    _starts: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)
+
+    def starting(self, language: str, kind: str, first: str) -> list[int]:
+        return self._starts.get((language, kind, first), [])
+
     display: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -145,12 +152,29 @@ class Glossary:
                     content = tuple(analysis.terms(text, lang))
                     if keys and content:
                         is_old = normalize(text) in old
+                        number = len(self.variants)
                         self.variants.append(_Variant(i, lang, text, keys, content, is_old))
+                        self._starts.setdefault((lang, "keys", keys[0]), []).append(number)
+                        self._starts.setdefault((lang, "content", content[0]), []).append(number)
                     for w in raw:
                         folded = fold_token(w)
                         self.words.add(folded)
                         self.by_language.setdefault(lang, set()).add(folded)
                         self.display.setdefault(folded, w.lower())
+
+
+def load_words(path: Path) -> set[str]:
+    """A word list (one a line, `#` comments), folded; empty when the file is missing."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return set()
+    return {fold_token(w) for line in lines if (w := line.strip()) and not w.startswith("#")}
+
+
+def clitics_folded(word: str) -> str:
+    """A typed word folded and without its French elision (`l'aura` → `aura`)."""
+    return analysis.clitics(fold_token(word), "fr")[0]
 
 
 def load_glossary(path: Path | None = None) -> Glossary:
@@ -241,6 +265,12 @@ class _Concept:
     # term sequences per language, each with its weight (translations weigh less)
     forms: dict[AnalyzerLanguage, list[tuple[tuple[str, ...], float]]]
     old: bool = False  # written in an older edition's wording
+    # the forms a heading may consist of to be "exactly what was asked": all of them, but
+    # only the older ones when the query used an older wording (zone en jeu: not Battlefield)
+    naming: dict[AnalyzerLanguage, set[str]] = field(default_factory=dict)
+
+    def names(self, language: AnalyzerLanguage) -> set[str]:
+        return self.naming[language] if self.naming else self.terms(language)
 
     def add(self, language: AnalyzerLanguage, seq: tuple[str, ...], weight: float) -> None:
         known = self.forms.setdefault(language, [])
@@ -274,19 +304,19 @@ def _glossary_matches(words: list[_Word], glossary: Glossary) -> list[tuple[int,
         keys = [w.keys[lang] for w in words]
         content_idx = [i for i, w in enumerate(words) if w.terms[lang]]
         content = [words[i].terms[lang][0] for i in content_idx]
-        for number, v in enumerate(glossary.variants):
-            if v.language != lang:
-                continue
-            n = len(v.keys)
-            for i in range(len(keys) - n + 1):
+        for i, key in enumerate(keys):
+            for number in glossary.starting(lang, "keys", key):
+                v = glossary.variants[number]
+                n = len(v.keys)
                 if tuple(keys[i : i + n]) == v.keys:
                     found.setdefault((i, i + n - 1), set()).add(number)
-            m = len(v.content)
-            if m >= 2 and v.content != v.keys:
-                for j in range(len(content) - m + 1):
-                    if tuple(content[j : j + m]) == v.content:
-                        span = (content_idx[j], content_idx[j + m - 1])
-                        found.setdefault(span, set()).add(number)
+        for j, term in enumerate(content):
+            for number in glossary.starting(lang, "content", term):
+                v = glossary.variants[number]
+                m = len(v.content)
+                if m >= 2 and v.content != v.keys and tuple(content[j : j + m]) == v.content:
+                    span = (content_idx[j], content_idx[j + m - 1])
+                    found.setdefault(span, set()).add(number)
     chosen: list[tuple[int, int, set[int]]] = []
     taken: set[int] = set()
     for (a, b), variants in sorted(found.items(), key=lambda kv: (-(kv[0][1] - kv[0][0]), kv[0])):
@@ -361,10 +391,17 @@ class Searcher:
         self._reader = self._searcher.reader()
         self._frequencies: dict[tuple[str, str], int] = {}
         vocab = self._opened.vocabulary
-        self._known = set(vocab.counts) | self.glossary.words
+        french = load_words(FRENCH_WORDS_PATH)
+        self._known = set(vocab.counts) | self.glossary.words | french
         self._words_by_language: dict[str, set[str]] = {
             lang: vocab.words_of(lang) | self.glossary.by_language.get(lang, set())
             for lang in _LANGUAGES
+        }
+        self._words_by_language["fr"] |= french
+        # typo corrections go toward a word of the query's language
+        self._choices_by_language = {
+            lang: sorted(w for w in words if w in vocab.counts or w in self.glossary.words)
+            for lang, words in self._words_by_language.items()
         }
         self._choices = sorted(self._known)
         self._display = {**self.glossary.display, **vocab.display}
@@ -469,9 +506,10 @@ class Searcher:
         out: list[str] = []
         corrections: list[tuple[str, str]] = []
         last = 0
+        language = self._known_language(text)
         for m in TOKEN_RE.finditer(text):
             word = m.group(0)
-            replacement = self._suggest(word)
+            replacement = self._suggest(word, language)
             out.append(text[last : m.start()])
             if replacement is not None:
                 out.append(replacement)
@@ -482,7 +520,19 @@ class Searcher:
         out.append(text[last:])
         return "".join(out), corrections
 
-    def _suggest(self, word: str) -> str | None:
+    def _known_language(self, text: str) -> str | None:
+        """The language of the query's known words, or None when they do not tell."""
+        votes = {"fr": 0, "en": 0}
+        for m in TOKEN_RE.finditer(text):
+            folded = clitics_folded(m.group(0))
+            inside = [lang for lang in votes if folded in self._words_by_language[lang]]
+            if len(inside) == 1:
+                votes[inside[0]] += 1
+        if votes["fr"] == votes["en"]:
+            return None
+        return "fr" if votes["fr"] > votes["en"] else "en"
+
+    def _suggest(self, word: str, language: str | None = None) -> str | None:
         """The vocabulary word the user probably meant, or None to keep `word` as typed."""
         folded = fold_token(word)
         if "'" in folded:
@@ -498,7 +548,11 @@ class Searcher:
 
         cutoff = 80.0 if len(folded) >= 6 else 75.0
         found = process.extract(
-            folded, self._choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=5
+            folded,
+            self._choices_by_language[language] if language else self._choices,
+            scorer=fuzz.ratio,
+            score_cutoff=cutoff,
+            limit=5,
         )
         if not found:
             return None
@@ -545,6 +599,8 @@ class Searcher:
                         else:
                             weight = TRANSLATED
                         concept.add(v.language, v.content, weight)
+                        if v.old or not concept.old or number in written:
+                            concept.naming.setdefault(v.language, set()).update(v.content)
                         if normalize(v.text) != normalize(label):
                             alternatives.append(v.text)
                 # the words as typed, too (an English word in French text, and vice versa)
@@ -552,6 +608,7 @@ class Searcher:
                     seq = tuple(t for w in words[a : b + 1] for t in w.terms[lang])
                     if seq:
                         concept.add(lang, seq, 1.0 if lang in typed_in else TRANSLATED)
+                        concept.naming.setdefault(lang, set()).update(seq)
                 concepts.append(concept)
                 if alternatives:
                     expansions.append(f"{label} → {', '.join(dict.fromkeys(alternatives))}")
@@ -620,7 +677,8 @@ class Searcher:
         if len(kept) >= 2:
             self._phrase_bonus(words, idf, scores)
         terms = {lang: set().union(*(c.terms(lang) for c in kept)) for lang in _LANGUAGES}
-        ranked = self._rank_rules(scores, covered, len(kept), terms, editions, language)
+        names = {lang: set().union(*(c.names(lang) for c in kept)) for lang in _LANGUAGES}
+        ranked = self._rank_rules(scores, covered, len(kept), names, editions, language)
         ranked = self._merge_copies(ranked, limit, prefer)
         if not ranked:
             return [], missing
@@ -679,8 +737,12 @@ class Searcher:
                 best *= HEADING_BONUS
                 best_info = next((i for _, i in group if i.rule == number), best_info)
             score = best + 0.1 * sum(sc for sc, _ in group[1:3])
-            rule = self.index.edition(ed).rules.get(number)
-            has_text = best_info.kind == "glossary" or not (rule is not None and rule.title_only)
+            # text of its own, or of the sub-rules folded under its heading
+            rules_of = self.index.edition(ed).rules
+            has_text = any(
+                i.kind == "glossary" or not getattr(rules_of.get(i.rule), "title_only", False)
+                for _, i in group
+            )
             rules.append(_Ranked(score, ed, number, best_info, (ed, number) in exact, has_text))
         return rules
 
