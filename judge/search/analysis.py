@@ -33,7 +33,7 @@ from judge.rules.text import normalize as normalize  # re-exported: the index an
 AnalyzerLanguage = Literal["fr", "en"]
 
 # Bump when analysis changes: it is part of the search index's content hash.
-ANALYSIS_VERSION = "6"
+ANALYSIS_VERSION = "7"
 
 # A token in raw text: letters or digits, possibly joined by apostrophes (typographic too).
 # Folding never changes the number of characters of a letter or digit *sequence* boundary,
@@ -72,6 +72,9 @@ FRENCH_STOP_WORDS = frozenset(
     | {"les", "cf", "voir", "cet", "cette", "ceux", "celle", "celui", "dont", "donc", "ni"}
     | {"jusqu", "lorsqu", "puisqu", "quoiqu", "lorsque", "puisque", "quand", "si", "alors"}
     | {"tout", "tous", "toute", "toutes", "aussi", "comme", "etre", "avoir", "y"}
+    # the question words of a judge question (« combien de…, laquelle je garde ? »)
+    | {"combien", "quoi", "comment", "quel", "quelle", "quels", "quelles", "pourquoi"}
+    | {"lequel", "laquelle", "lesquels", "lesquelles", "va", "vont", "vais", "aller"}
 )
 ENGLISH_STOP_WORDS = frozenset(
     {fold_token(w) for w in stopwords_for_language("en")} - ENGLISH_NEGATIONS

@@ -50,6 +50,7 @@ HEADING_BONUS = 1.5  # a section whose title is exactly what was asked for
 TOP_K = 400  # paragraphs kept (best first) before grouping them into rules
 SYNONYM = 0.7  # weight of another wording of a glossary term in the same language
 TRANSLATED = 0.5  # weight of a glossary translation against the words as typed
+RELATED = 0.3  # weight of what a glossary term is looked up with (répondre → pile)
 # paragraph text, section titles above it, title of a rule known only by its title
 _FIELD_WEIGHT = {"body": 1.0, "title": 0.5, "heading": 1.5}
 _LANGUAGES: tuple[AnalyzerLanguage, ...] = ("fr", "en")
@@ -113,6 +114,8 @@ class GlossaryTerm:
     en: tuple[str, ...]
     source: str
     old: tuple[str, ...] = ()  # forms (of fr or en) that only older editions use
+    # what a judge looks up with it (répondre → pile): searched too, weighing little
+    related: tuple[str, ...] = ()
 
     def forms(self, language: AnalyzerLanguage) -> tuple[str, ...]:
         return self.fr if language == "fr" else self.en
@@ -140,6 +143,10 @@ class Glossary:
     def starting(self, language: str, kind: str, first: str) -> list[int]:
         return self._starts.get((language, kind, first), [])
 
+    def of_term(self, term: int) -> list[int]:
+        """The variants (forms in both languages) of one glossary term."""
+        return self._starts.get(("", "term", str(term)), [])
+
     display: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -156,6 +163,7 @@ class Glossary:
                         self.variants.append(_Variant(i, lang, text, keys, content, is_old))
                         self._starts.setdefault((lang, "keys", keys[0]), []).append(number)
                         self._starts.setdefault((lang, "content", content[0]), []).append(number)
+                        self._starts.setdefault(("", "term", str(i)), []).append(number)
                     for w in raw:
                         folded = fold_token(w)
                         self.words.add(folded)
@@ -189,6 +197,7 @@ def load_glossary(path: Path | None = None) -> Glossary:
                 tuple(t.get("en", ())),
                 str(t.get("source", "")),
                 tuple(t.get("old", ())),
+                tuple(t.get("related", ())),
             )
             for t in data.get("term", [])
         ]
@@ -589,9 +598,8 @@ class Searcher:
                 variants = self.glossary.variants
                 typed_in = {variants[n].language for n in written}
                 for t in sorted({variants[n].term for n in written}):
-                    for number, v in enumerate(variants):
-                        if v.term != t:
-                            continue
+                    for number in self.glossary.of_term(t):
+                        v = variants[number]
                         if number in written:
                             weight = 1.0
                         elif v.language in typed_in:
@@ -603,6 +611,11 @@ class Searcher:
                             concept.naming.setdefault(v.language, set()).update(v.content)
                         if normalize(v.text) != normalize(label):
                             alternatives.append(v.text)
+                    for form in self.glossary.terms[t].related:
+                        for lang in _LANGUAGES:
+                            seq = tuple(analysis.terms(form, lang))
+                            if seq:
+                                concept.add(lang, seq, RELATED)
                 # the words as typed, too (an English word in French text, and vice versa)
                 for lang in _LANGUAGES:
                     seq = tuple(t for w in words[a : b + 1] for t in w.terms[lang])
