@@ -800,8 +800,14 @@ class Searcher:
                     others,
                 )
             )
-        # an exact heading first; a rule known only by its title never above one with text
-        merged.sort(key=lambda r: (not r.has_text, not r.exact, *order(r)))
+
+        # an exact heading first (the newest edition's, unless old wording was asked); a rule
+        # known only by its title never above one with text
+        def tier(r: _Ranked) -> tuple[object, ...]:
+            newest = self._order.get(r.edition, 99) if r.exact and not prefer.old else 0
+            return (not r.has_text, not r.exact, newest, *order(r))
+
+        merged.sort(key=tier)
         return _diversify(merged, limit)
 
     def _representative(self, r: _Ranked, prefer: _Preference) -> tuple[object, ...]:
@@ -1088,10 +1094,12 @@ def _diversify(ranked: list[_Ranked], limit: int) -> list[_Ranked]:
     out: list[_Ranked] = []
     while pool and len(out) < limit:
         tier = (not pool[0].has_text, not pool[0].exact)
-        best = max(
-            (i for i, r in enumerate(pool) if (not r.has_text, not r.exact) == tier),
-            key=lambda i: (pool[i].score * EDITION_DECAY ** shown.get(pool[i].edition, 0), -i),
-        )
+        best = 0
+        if not pool[0].exact:  # exact headings keep their order (newest first)
+            best = max(
+                (i for i, r in enumerate(pool) if (not r.has_text, not r.exact) == tier),
+                key=lambda i: (pool[i].score * EDITION_DECAY ** shown.get(pool[i].edition, 0), -i),
+            )
         item = pool.pop(best)
         shown[item.edition] = shown.get(item.edition, 0) + 1
         out.append(item)
