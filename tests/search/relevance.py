@@ -99,4 +99,7 @@ def _scores(values: list[tuple[float, float, float]]) -> Scores:
 def hit_keys(hits: Sequence[Any]) -> list[str]:
     """One item per hit: `edition/rule`, then the copies folded into it (`also`), joined by
     `|`: a copy of an answer shown under another edition's hit still answers, at that rank."""
-    return ["|".join(f"{e}/{r}" for e, r in ((h.edition, h.rule), *h.also)) for h in hits]
+    return [
+        "|".join(f"{e}/{r}" for e, r in ((h.edition, h.rule), *getattr(h, "also", ())))
+        for h in hits
+    ]
