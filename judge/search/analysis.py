@@ -118,6 +118,7 @@ _EN_PROTECTED = {
     "haste": "haste",
     "trample": "trample",
     "untapped": "untapped",
+    "defender": "defender",  # not `defend` (defending player)
 }
 _FR_PROTECTED = {"legendaire": "legend", "legendaires": "legend"}
 

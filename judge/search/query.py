@@ -18,6 +18,7 @@ whoosh's own matcher tree costs tens of milliseconds per query in pure Python.""
 
 from __future__ import annotations
 
+import gc
 import heapq
 import math
 import re
@@ -419,6 +420,9 @@ class Searcher:
         self._positions = {
             ed.id: {num: i for i, num in enumerate(ed.rules)} for ed in index.editions
         }
+        # The loaded rules and index tables live as long as the searcher: out of the cyclic
+        # collector's sight, so that no full collection walks them during a query.
+        gc.freeze()
 
     @property
     def path(self) -> Path:

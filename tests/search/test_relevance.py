@@ -74,7 +74,7 @@ def test_targets_on_the_shipped_corpus(searcher: Searcher) -> None:
 def test_targets_on_the_english_editions(en_searcher: Searcher) -> None:
     _, overall, rankings = evaluate(JUDGED_EN, _ranker(en_searcher))
     report = _misses(JUDGED_EN, rankings)
-    assert overall.mrr >= 0.72, f"MRR@10 = {overall.mrr:.3f}\n{report}"
+    assert overall.mrr >= 0.77, f"MRR@10 = {overall.mrr:.3f}\n{report}"
 
 
 def test_the_seed_question_finds_that_nobody_can_respond(searcher: Searcher) -> None:

@@ -105,3 +105,14 @@ def test_no_token_crashes_a_search(en_searcher: Searcher, pieces: list[str], sep
 def test_single_letters_alone(searcher: Searcher, query: str) -> None:
     result = searcher.search(query)
     assert result.hits or result.message
+
+
+def test_defender_is_not_defending() -> None:
+    assert terms("defender", "en") != terms("defending", "en")
+
+
+def test_the_loaded_index_is_out_of_the_collectors_sight(searcher: Searcher) -> None:
+    """gc.freeze() after opening: full collections never walk the loaded tables."""
+    import gc
+
+    assert gc.get_freeze_count() > 0
