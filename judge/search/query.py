@@ -49,6 +49,7 @@ PHRASE_BONUS = 2.0  # weight of the whole query found as a phrase (slop 3)
 EDITION_DECAY = 0.8  # each further hit of the same edition, before diversification
 HEADING_BONUS = 1.5  # a section whose title is exactly what was asked for
 TOP_K = 400  # paragraphs kept (best first) before grouping them into rules
+MERGE_K = 120  # rules kept (best first) before grouping their copies
 SYNONYM = 0.7  # weight of another wording of a glossary term in the same language
 TRANSLATED = 0.5  # weight of a glossary translation against the words as typed
 RELATED = 0.3  # weight of what a glossary term is looked up with (répondre → pile)
@@ -422,6 +423,7 @@ class Searcher:
         }
         # The loaded rules and index tables live as long as the searcher: out of the cyclic
         # collector's sight, so that no full collection walks them during a query.
+        self._kind_weight = [_KIND_WEIGHT.get(info.kind, 1.0) for info in self._docs]
         gc.freeze()
 
     @property
@@ -722,16 +724,19 @@ class Searcher:
         """Paragraph scores → one entry per rule (its best paragraph, plus a little of the
         next two), exact headings first with their sub-rules folded in, title-only rules
         after the rules with text, then one entry per group of copies (`group_key`)."""
-        weighted: list[tuple[float, int]] = []
-        for d, raw in scores.items():
-            info = self._docs[d]
-            if (editions and info.edition not in editions) or (
-                language and info.language != language
-            ):
-                continue
-            coverage = covered.get(d, 0) / total
-            score = raw * _KIND_WEIGHT.get(info.kind, 1.0) * (0.15 + 0.85 * coverage**2)
-            weighted.append((score, d))
+        kind_weight = self._kind_weight
+        weighted: list[tuple[float, int]] = [
+            (raw * kind_weight[d] * (0.15 + 0.85 * (covered.get(d, 0) / total) ** 2), d)
+            for d, raw in scores.items()
+        ]
+        if editions or language:
+            docs = self._docs
+            weighted = [
+                (sc, d)
+                for sc, d in weighted
+                if (not editions or docs[d].edition in editions)
+                and (not language or docs[d].language == language)
+            ]
         # top-k before grouping: the long tail never reaches the first page
         weighted = heapq.nlargest(TOP_K, weighted)
         exact = {
@@ -785,6 +790,8 @@ class Searcher:
             return (-r.score, self._order.get(r.edition, 99), self._position(r))
 
         rules.sort(key=order)
+        # exact headings and the best rules: enough to fill the page after diversification
+        rules = [r for r in rules if r.exact] + [r for r in rules if not r.exact][:MERGE_K]
         groups: dict[Hashable, list[_Ranked]] = {}
         for r in rules:
             key = self._group_key(r.edition, r.rule) if r.info.kind != "glossary" else r.rule
