@@ -49,7 +49,6 @@ PHRASE_BONUS = 2.0  # weight of the whole query found as a phrase (slop 3)
 EDITION_DECAY = 0.8  # each further hit of the same edition, before diversification
 HEADING_BONUS = 1.5  # a section whose title is exactly what was asked for
 TOP_K = 400  # paragraphs kept (best first) before grouping them into rules
-MERGE_K = 120  # rules kept (best first) before grouping their copies
 SYNONYM = 0.7  # weight of another wording of a glossary term in the same language
 TRANSLATED = 0.5  # weight of a glossary translation against the words as typed
 RELATED = 0.3  # weight of what a glossary term is looked up with (répondre → pile)
@@ -790,8 +789,6 @@ class Searcher:
             return (-r.score, self._order.get(r.edition, 99), self._position(r))
 
         rules.sort(key=order)
-        # exact headings and the best rules: enough to fill the page after diversification
-        rules = [r for r in rules if r.exact] + [r for r in rules if not r.exact][:MERGE_K]
         groups: dict[Hashable, list[_Ranked]] = {}
         for r in rules:
             key = self._group_key(r.edition, r.rule) if r.info.kind != "glossary" else r.rule
