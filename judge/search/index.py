@@ -1,7 +1,9 @@
 """The whoosh index over every edition: schema, build, atomic publication, read-only open.
 
 One document per rule paragraph (text or example), per glossary entry of an edition, and
-per rule known only by its title (sections from the contents, chapters). Fields: the
+per rule heading: a title known only from the contents (sections, chapters), or a first
+paragraph that is only a name (`702.2. Deathtouch`). Citations (`see rule 704.5a`) are
+blanked out of the indexed text. Fields: the
 paragraph (`body_fr` / `body_en`, by the paragraph's language), the titles of the sections
 above it (`title_*`), the title of a title-only rule (`heading_*`). Documents store only
 where they come from (edition, rule, paragraph number): texts, titles and breadcrumbs are

@@ -6,11 +6,16 @@ when it is unknown), glossary terms are recognised in either language, and each 
 term becomes a *concept* (all its forms: as typed, other wordings, translations). Whatever
 the input, the answer is a `SearchResult`: hits, or none with a French message.
 
-Ranking: BM25 per field (paragraph, section titles above it, title of a title-only rule),
-each term weighted by the IDF of its concept, summed over the concepts; multiplied by the
-share of the concepts a paragraph covers (a paragraph with every concept beats one that
-repeats a single word); a bonus when the words appear as a phrase. Paragraphs are grouped
-into one hit per (edition, rule), editions interleaved. Rules named by number come first.
+Ranking: BM25 per field (paragraph, section titles above it, heading of a rule), each term
+weighted by the IDF of its concept, summed over the concepts; multiplied by the share of the
+concepts a paragraph covers (a paragraph with every concept beats one that repeats a single
+word); a bonus when the words appear as a phrase. The best paragraphs (top-k) are grouped
+into one entry per (edition, rule); a rule whose heading is exactly what was asked comes
+first, its sub-rules folded into it; rules known only by their title come after the rules
+with text. Copies of a rule in several editions (`group_key`, the caller's; by default the
+same number in the same numbering) are one hit, shown in the query's language and the
+newest edition (the oldest when old wording was used), the others in `Hit.also`; editions
+are then interleaved. Rules named by number come first.
 
 whoosh stores the inverted index (postings with positions) and matches phrases; the
 scoring is done here on its posting lists, read whole and cached (the index is read-only):
@@ -420,9 +425,18 @@ class Searcher:
         self._positions = {
             ed.id: {num: i for i, num in enumerate(ed.rules)} for ed in index.editions
         }
+        self._kind_weight = [_KIND_WEIGHT.get(info.kind, 1.0) for info in self._docs]
+        self._rules_of = {ed.id: ed.rules for ed in index.editions}
+        self._language_of = {ed.id: ed.language for ed in index.editions}
+        self._numbering = {ed.id: ed.numbering for ed in index.editions}
+        # documents of a rule known only by its title (contents, citations)
+        self._title_only = [
+            info.kind != "glossary"
+            and getattr(self._rules_of.get(info.edition, {}).get(info.rule), "title_only", False)
+            for info in self._docs
+        ]
         # The loaded rules and index tables live as long as the searcher: out of the cyclic
         # collector's sight, so that no full collection walks them during a query.
-        self._kind_weight = [_KIND_WEIGHT.get(info.kind, 1.0) for info in self._docs]
         gc.freeze()
 
     @property
@@ -431,7 +445,7 @@ class Searcher:
 
     def same_number(self, edition: str, rule: str) -> Hashable:
         """The default group key: the same number within the same numbering."""
-        return (self.index.edition(edition).numbering, rule)
+        return (self._numbering[edition], rule)
 
     @property
     def closed(self) -> bool:
@@ -745,25 +759,23 @@ class Searcher:
             and covered.get(d, 0) == total
             and self._whole_heading(self._docs[d], terms)
         }
-        groups: dict[tuple[str, str], list[tuple[float, DocInfo]]] = {}
-        for score, d in weighted:
-            info = self._docs[d]
+        groups: dict[tuple[str, str], list[tuple[float, int]]] = {}
+        docs = self._docs
+        for score, d in weighted:  # best first
+            info = docs[d]
             key = self._under_heading(info, exact) if exact else (info.edition, info.rule)
-            groups.setdefault(key, []).append((score, info))
+            groups.setdefault(key, []).append((score, d))
         rules: list[_Ranked] = []
+        title_only = self._title_only
         for (ed, number), group in groups.items():
-            group.sort(key=lambda g: -g[0])
-            best, best_info = group[0]
+            best, best_doc = group[0]
+            best_info = docs[best_doc]
             if (ed, number) in exact:
                 best *= HEADING_BONUS
-                best_info = next((i for _, i in group if i.rule == number), best_info)
+                best_info = next((docs[d] for _, d in group if docs[d].rule == number), best_info)
             score = best + 0.1 * sum(sc for sc, _ in group[1:3])
             # text of its own, or of the sub-rules folded under its heading
-            rules_of = self.index.edition(ed).rules
-            has_text = any(
-                i.kind == "glossary" or not getattr(rules_of.get(i.rule), "title_only", False)
-                for _, i in group
-            )
+            has_text = not all(title_only[d] for _, d in group)
             rules.append(_Ranked(score, ed, number, best_info, (ed, number) in exact, has_text))
         return rules
 
@@ -771,7 +783,7 @@ class Searcher:
         """The rule whose exact heading was asked for, when `info` is one of its sub-rules."""
         if info.kind == "glossary":
             return (info.edition, info.rule)
-        rules = self.index.edition(info.edition).rules
+        rules = self._rules_of[info.edition]
         number: str | None = info.rule
         while number is not None:
             if (info.edition, number) in exact:
@@ -821,7 +833,7 @@ class Searcher:
     def _representative(self, r: _Ranked, prefer: _Preference) -> tuple[object, ...]:
         if prefer.old:
             return (not r.has_text, -r.score, self._order.get(r.edition, 99))
-        language = self.index.edition(r.edition).language
+        language = self._language_of[r.edition]
         return (not r.has_text, language != prefer.language, self._order.get(r.edition, 99))
 
     def _query_language(self, words: list[_Word]) -> str:
