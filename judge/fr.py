@@ -31,6 +31,12 @@ HIT_KIND: Final = MappingProxyType(
     }
 )
 
+
+def also_in(editions: list[str]) -> str:
+    """The other editions that hold a search hit's rule (one hit per rule)."""
+    return "aussi dans " + ", ".join(editions)
+
+
 # How a document is laid out (the --format choices).
 LAYOUT: Final = MappingProxyType(
     {

@@ -176,6 +176,7 @@ class SearchView:
                     "snippet": h.snippet,
                     "score": h.score,
                     "language": h.language,
+                    "also": [{"edition": e, "rule": n} for e, n in h.also],
                 }
                 for h in r.hits
             ],

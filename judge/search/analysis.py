@@ -33,7 +33,7 @@ from judge.rules.text import normalize as normalize  # re-exported: the index an
 AnalyzerLanguage = Literal["fr", "en"]
 
 # Bump when analysis changes: it is part of the search index's content hash.
-ANALYSIS_VERSION = "5"
+ANALYSIS_VERSION = "7"
 
 # A token in raw text: letters or digits, possibly joined by apostrophes (typographic too).
 # Folding never changes the number of characters of a letter or digit *sequence* boundary,
@@ -57,14 +57,28 @@ FRENCH_ELISIONS = frozenset(
 # Stop-list words that are also game terms are kept: an Aura is not the verb "avoir".
 _GAME_TERMS = frozenset({"aura", "auras"})
 
+# Negation is meaning, not noise: "ne peut pas être régénérée" is not "peut être régénérée".
+# Every negation word is indexed as one term per language (`pas`, `not`); `ne`/`n'` go (the
+# French negation always has its second word: pas, jamais, aucun, plus…).
+FRENCH_NEGATIONS = frozenset({"pas", "jamais", "aucun", "aucune", "nul", "nulle"})
+ENGLISH_NEGATIONS = frozenset(
+    {"not", "no", "never", "cannot", "cant", "dont", "doesnt", "isnt", "arent", "wont", "didnt"}
+    | {"wasnt", "werent", "hasnt", "havent", "hadnt", "couldnt", "shouldnt", "wouldnt", "nor"}
+)
+NEGATION_TERM = {"fr": "pas", "en": "not"}
+
 FRENCH_STOP_WORDS = frozenset(
-    {fold_token(w) for w in stopwords_for_language("fr")} - _GAME_TERMS
+    {fold_token(w) for w in stopwords_for_language("fr")} - _GAME_TERMS - FRENCH_NEGATIONS
     | {"les", "cf", "voir", "cet", "cette", "ceux", "celle", "celui", "dont", "donc", "ni"}
     | {"jusqu", "lorsqu", "puisqu", "quoiqu", "lorsque", "puisque", "quand", "si", "alors"}
     | {"tout", "tous", "toute", "toutes", "aussi", "comme", "etre", "avoir", "y"}
+    # the question words of a judge question (« combien de…, laquelle je garde ? »)
+    | {"combien", "quoi", "comment", "quel", "quelle", "quels", "quelles", "pourquoi"}
+    | {"lequel", "laquelle", "lesquels", "lesquelles", "va", "vont", "vais", "aller"}
 )
 ENGLISH_STOP_WORDS = frozenset(
-    {fold_token(w) for w in stopwords_for_language("en")} | {"s", "t", "see", "also", "its"}
+    {fold_token(w) for w in stopwords_for_language("en")} - ENGLISH_NEGATIONS
+    | {"s", "t", "see", "also", "its"}
 )
 
 
@@ -79,6 +93,11 @@ def stem_french(word: str) -> str:
     """Snowball French on a folded word, made consistent for folded input."""
     if word.isdigit() or len(word) <= 2:
         return word
+    if word in FRENCH_NEGATIONS:
+        return NEGATION_TERM["fr"]
+    protected = _FR_PROTECTED.get(word)
+    if protected is not None:
+        return protected
     base = word
     if len(base) > 3 and base[-1] in "sx" and not base.endswith("ss"):
         base = base[:-1]
@@ -88,11 +107,30 @@ def stem_french(word: str) -> str:
     return stem
 
 
+# Game terms the Snowball stemmers would merge with other words or split from their own:
+# poisonous is not poison (counters), legendary is the legend rule's word, timing is not time.
+_EN_PROTECTED = {
+    "poisonous": "poisonous",
+    "legendary": "legend",
+    "legendaries": "legend",
+    "timing": "timing",
+    "flying": "flying",
+    "haste": "haste",
+    "trample": "trample",
+    "untapped": "untapped",
+    "defender": "defender",  # not `defend` (defending player)
+}
+_FR_PROTECTED = {"legendaire": "legend", "legendaires": "legend"}
+
+
 @lru_cache(maxsize=100_000)
 def stem_english(word: str) -> str:
     if word.isdigit() or len(word) <= 2:
         return word
-    return str(_EN_STEM(word))
+    if word in ENGLISH_NEGATIONS:
+        return NEGATION_TERM["en"]
+    protected = _EN_PROTECTED.get(word)
+    return protected if protected is not None else str(_EN_STEM(word))
 
 
 # --- whoosh components ------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """The whoosh index over every edition: schema, build, atomic publication, read-only open.
 
 One document per rule paragraph (text or example), per glossary entry of an edition, and
-per rule known only by its title (sections from the contents, chapters). Fields: the
+per rule heading: a title known only from the contents (sections, chapters), or a first
+paragraph that is only a name (`702.2. Deathtouch`). Citations (`see rule 704.5a`) are
+blanked out of the indexed text. Fields: the
 paragraph (`body_fr` / `body_en`, by the paragraph's language), the titles of the sections
 above it (`title_*`), the title of a title-only rule (`heading_*`). Documents store only
 where they come from (edition, rule, paragraph number): texts, titles and breadcrumbs are
@@ -53,7 +55,7 @@ if TYPE_CHECKING:
 
 # Bump when the schema or the document shapes change (the source of this module and of
 # analysis.py is hashed too, so an edit can never reuse an index built by older code).
-INDEX_VERSION = "5"
+INDEX_VERSION = "6"
 KEEP_INDEXES = 4  # published indexes kept per cache folder (one per corpus in use)
 STALE_BUILD_SECONDS = 3600.0
 
@@ -64,6 +66,7 @@ _ROOT_NAME = "search"
 _VOCAB = "vocab.json"
 _TABLE = "documents.json"
 _META = "meta.json"
+_LANGUAGE_BIT = {"fr": 1, "en": 2}
 
 
 class SearchIndexError(JudgeError):
@@ -111,9 +114,52 @@ class Document:
     title_language: AnalyzerLanguage
 
 
+HEADING_MAX_CHARS = 48
+
+
+def heading_of(rule: Rule) -> str | None:
+    """A rule's title: its own (sections, chapters, contents), or the first paragraph of a
+    numbered rule that is only a name, as official texts print keywords and actions
+    (`702.2. Deathtouch`, then 702.2a…): a heading, not a one-word paragraph."""
+    if rule.title:
+        return rule.title
+    if rule.kind != "rule" or not rule.children or not rule.paragraphs:
+        return None
+    first = rule.paragraphs[0]
+    text = first.text.strip()
+    if (
+        first.kind != "text"
+        or not text
+        or len(text) > HEADING_MAX_CHARS
+        or len(text.split()) > 5
+        or not text[0].isupper()
+        or text[-1] in ".:;,!?)"
+    ):
+        return None
+    return text
+
+
+def has_heading_paragraph(rule: Rule) -> bool:
+    return not rule.title and heading_of(rule) is not None
+
+
 def section_titles(index: RuleIndex, rule: Rule) -> list[str]:
     """Titles of the rule and of its ancestors, chapters excepted (too broad to rank on)."""
-    return [r.title for r in index.breadcrumb(rule) if r.title and r.kind != "chapter"]
+    out = []
+    for r in index.breadcrumb(rule):
+        title = heading_of(r) if r.kind != "chapter" else None
+        if title:
+            out.append(title)
+    return out
+
+
+def without_citations(text: str, rule: Rule) -> str:
+    """`text` with the rule's citations blanked out (`see rule 704.5a`, « voir règle 410,
+    "Gérer…" »): what a paragraph cites is not what it says. Offsets are kept."""
+    for ref in rule.references:
+        if ref.raw and ref.raw in text:
+            text = text.replace(ref.raw, " " * len(ref.raw))
+    return text
 
 
 def iter_documents(index: RuleIndex) -> Iterator[Document]:
@@ -124,13 +170,27 @@ def iter_documents(index: RuleIndex) -> Iterator[Document]:
 def _edition_documents(index: RuleIndex, edition: Edition) -> Iterator[Document]:
     lang: AnalyzerLanguage = edition.language
     for rule in edition.rules.values():
-        if rule.paragraphs:
-            titles = "\n".join(section_titles(index, rule))
-            for i, p in enumerate(rule.paragraphs):
-                yield Document(edition.id, rule.number, p.kind, p.language, i, p.text, titles, lang)
-        elif rule.title:
+        titles = section_titles(index, rule)
+        if has_heading_paragraph(rule):
+            # `702.2. Deathtouch`: the first paragraph is the rule's title
+            head = rule.paragraphs[0]
+            above = "\n".join(titles[:-1])
+            yield Document(
+                edition.id, rule.number, "title", head.language, 0, head.text, above, lang
+            )
+            rest = list(enumerate(rule.paragraphs))[1:]
+        elif rule.paragraphs:
+            rest = list(enumerate(rule.paragraphs))
+        else:
+            rest = []
+        if rest:
+            joined = "\n".join(titles)
+            for i, p in rest:
+                body = without_citations(p.text, rule)
+                yield Document(edition.id, rule.number, p.kind, p.language, i, body, joined, lang)
+        elif rule.title and not rule.paragraphs:
             # its own title (last, unless a chapter) is the body: only the titles above it
-            above = "\n".join(section_titles(index, rule)[:-1])
+            above = "\n".join(titles[:-1])
             yield Document(edition.id, rule.number, "title", lang, 0, rule.title, above, lang)
     for i, entry in enumerate(edition.glossary):
         entry_lang = entry.paragraphs[0].language if entry.paragraphs else lang
@@ -223,6 +283,7 @@ def _write_index(index: RuleIndex, folder: Path, progress: ProgressCallback | No
     ix = storage.create_index(schema())
     writer = ix.writer(limitmb=128)
     vocab: Counter[str] = Counter()
+    langs: dict[str, int] = {}  # folded word -> the languages it is written in (bits)
     display: dict[str, Counter[str]] = {}
     # Per document, in whoosh's document-number order (a fresh single-segment index
     # numbers documents as they are added): where it comes from, and the length of each
@@ -250,13 +311,14 @@ def _write_index(index: RuleIndex, folder: Path, progress: ProgressCallback | No
                     column[n - 1] = len(
                         analysis.analyze(value, "en" if name.endswith("_en") else "fr")
                     )
-            for text in (doc.body, doc.titles):
+            for text, text_lang in ((doc.body, doc.language), (doc.titles, doc.title_language)):
                 for match in TOKEN_RE.finditer(text):
                     surface = match.group(0)
                     folded = fold_token(surface)
                     if len(folded) < 2 or folded.isdigit():
                         continue
                     vocab[folded] += 1
+                    langs[folded] = langs.get(folded, 0) | _LANGUAGE_BIT[text_lang]
                     display.setdefault(folded, Counter())[surface.lower()] += 1
             if progress and (n % step == 0 or n == total):
                 progress(n, steps)
@@ -265,7 +327,7 @@ def _write_index(index: RuleIndex, folder: Path, progress: ProgressCallback | No
         writer.cancel()
         raise
     _check_numbering(folder, table)
-    words = {w: [c, display[w].most_common(1)[0][0]] for w, c in vocab.items()}
+    words = {w: [c, display[w].most_common(1)[0][0], langs[w]] for w, c in vocab.items()}
     (folder / _VOCAB).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
     (folder / _TABLE).write_text(
         json.dumps({"documents": table, "lengths": lengths}, ensure_ascii=False), encoding="utf-8"
@@ -365,6 +427,10 @@ def _sweep(root: Path, keep: str) -> None:
 class Vocabulary:
     counts: dict[str, int]  # folded word -> occurrences
     display: dict[str, str]  # folded word -> its usual written form (accents kept)
+    languages: dict[str, frozenset[str]]  # folded word -> languages whose text has it
+
+    def words_of(self, language: str) -> set[str]:
+        return {w for w, langs in self.languages.items() if language in langs}
 
 
 @dataclass(frozen=True)
@@ -405,8 +471,13 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         raise SearchIndexError(f"Index de recherche illisible : {path} ({exc})") from exc
     with contextlib.suppress(OSError):
         os.utime(path)  # most recently used: kept by the sweep
+    bits = {
+        bit: frozenset(lang for lang, b in _LANGUAGE_BIT.items() if b & bit) for bit in range(4)
+    }
     vocab = Vocabulary(
-        {w: int(v[0]) for w, v in raw.items()}, {w: str(v[1]) for w, v in raw.items()}
+        {w: int(v[0]) for w, v in raw.items()},
+        {w: str(v[1]) for w, v in raw.items()},
+        {w: bits[int(v[2]) & 3] for w, v in raw.items()},
     )
     return OpenedIndex(path, ix, vocab, documents, lengths)
 

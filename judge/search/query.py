@@ -6,11 +6,16 @@ when it is unknown), glossary terms are recognised in either language, and each 
 term becomes a *concept* (all its forms: as typed, other wordings, translations). Whatever
 the input, the answer is a `SearchResult`: hits, or none with a French message.
 
-Ranking: BM25 per field (paragraph, section titles above it, title of a title-only rule),
-each term weighted by the IDF of its concept, summed over the concepts; multiplied by the
-share of the concepts a paragraph covers (a paragraph with every concept beats one that
-repeats a single word); a bonus when the words appear as a phrase. Paragraphs are grouped
-into one hit per (edition, rule), editions interleaved. Rules named by number come first.
+Ranking: BM25 per field (paragraph, section titles above it, heading of a rule), each term
+weighted by the IDF of its concept, summed over the concepts; multiplied by the share of the
+concepts a paragraph covers (a paragraph with every concept beats one that repeats a single
+word); a bonus when the words appear as a phrase. The best paragraphs (top-k) are grouped
+into one entry per (edition, rule); a rule whose heading is exactly what was asked comes
+first, its sub-rules folded into it; rules known only by their title come after the rules
+with text. Copies of a rule in several editions (`group_key`, the caller's; by default the
+same number in the same numbering) are one hit, shown in the query's language and the
+newest edition (the oldest when old wording was used), the others in `Hit.also`; editions
+are then interleaved. Rules named by number come first.
 
 whoosh stores the inverted index (postings with positions) and matches phrases; the
 scoring is done here on its posting lists, read whole and cached (the index is read-only):
@@ -18,12 +23,14 @@ whoosh's own matcher tree costs tens of milliseconds per query in pure Python.""
 
 from __future__ import annotations
 
+import gc
+import heapq
 import math
 import re
 import threading
 import unicodedata
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal
 
@@ -33,9 +40,10 @@ from judge.rules.model import Rule
 from judge.rules.numbers import canonical
 from judge.search import analysis
 from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token, normalize
-from judge.search.index import DocInfo, OpenedIndex, ProgressCallback, ensure_index
+from judge.search.index import DocInfo, OpenedIndex, ProgressCallback, ensure_index, heading_of
 
 GLOSSARY_PATH = CORPUS_DIR / "glossary-fr-en.toml"
+FRENCH_WORDS_PATH = CORPUS_DIR / "mots-fr.txt"  # real French words, never "corrected"
 
 MAX_QUERY_CHARS = 300
 MAX_WORDS = 24
@@ -45,8 +53,10 @@ BM25_B = 0.75  # paragraphs; titles and headings use 0.3 (short, and their lengt
 PHRASE_BONUS = 2.0  # weight of the whole query found as a phrase (slop 3)
 EDITION_DECAY = 0.8  # each further hit of the same edition, before diversification
 HEADING_BONUS = 1.5  # a section whose title is exactly what was asked for
+TOP_K = 400  # paragraphs kept (best first) before grouping them into rules
 SYNONYM = 0.7  # weight of another wording of a glossary term in the same language
 TRANSLATED = 0.5  # weight of a glossary translation against the words as typed
+RELATED = 0.3  # weight of what a glossary term is looked up with (répondre → pile)
 # paragraph text, section titles above it, title of a rule known only by its title
 _FIELD_WEIGHT = {"body": 1.0, "title": 0.5, "heading": 1.5}
 _LANGUAGES: tuple[AnalyzerLanguage, ...] = ("fr", "en")
@@ -79,6 +89,8 @@ class Hit:
     segments: tuple[Segment, ...]  # the snippet; `match` marks the words that matched
     score: float  # 1.0 for a rule named by number; text hits relative to the best (≤ 0.99)
     language: str | None
+    # the same rule in other editions (same group key), folded into this hit: (edition, rule)
+    also: tuple[tuple[str, str], ...] = ()
 
     @property
     def snippet(self) -> str:
@@ -107,6 +119,9 @@ class GlossaryTerm:
     fr: tuple[str, ...]
     en: tuple[str, ...]
     source: str
+    old: tuple[str, ...] = ()  # forms (of fr or en) that only older editions use
+    # what a judge looks up with it (répondre → pile): searched too, weighing little
+    related: tuple[str, ...] = ()
 
     def forms(self, language: AnalyzerLanguage) -> tuple[str, ...]:
         return self.fr if language == "fr" else self.en
@@ -119,6 +134,7 @@ class _Variant:
     text: str
     keys: tuple[str, ...]  # word keys, stop words kept
     content: tuple[str, ...]  # index terms (stop words dropped)
+    old: bool = False  # an older wording (zone en jeu, mana burn…)
 
 
 @dataclass
@@ -126,21 +142,53 @@ class Glossary:
     terms: list[GlossaryTerm]
     variants: list[_Variant] = field(default_factory=list)
     words: set[str] = field(default_factory=set)  # folded words, for the typo corrector
+    by_language: dict[str, set[str]] = field(default_factory=dict)  # the same, per language
+    # (language, "keys" or "content", first word) -> the variants that start with it
+    _starts: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)
+
+    def starting(self, language: str, kind: str, first: str) -> list[int]:
+        return self._starts.get((language, kind, first), [])
+
+    def of_term(self, term: int) -> list[int]:
+        """The variants (forms in both languages) of one glossary term."""
+        return self._starts.get(("", "term", str(term)), [])
+
     display: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         for i, term in enumerate(self.terms):
+            old = {normalize(t) for t in term.old}
             for lang in _LANGUAGES:
                 for text in term.forms(lang):
                     raw = [m.group(0) for m in TOKEN_RE.finditer(text)]
                     keys = tuple(analysis.word_key(w, lang) for w in raw)
                     content = tuple(analysis.terms(text, lang))
                     if keys and content:
-                        self.variants.append(_Variant(i, lang, text, keys, content))
+                        is_old = normalize(text) in old
+                        number = len(self.variants)
+                        self.variants.append(_Variant(i, lang, text, keys, content, is_old))
+                        self._starts.setdefault((lang, "keys", keys[0]), []).append(number)
+                        self._starts.setdefault((lang, "content", content[0]), []).append(number)
+                        self._starts.setdefault(("", "term", str(i)), []).append(number)
                     for w in raw:
                         folded = fold_token(w)
                         self.words.add(folded)
+                        self.by_language.setdefault(lang, set()).add(folded)
                         self.display.setdefault(folded, w.lower())
+
+
+def load_words(path: Path) -> set[str]:
+    """A word list (one a line, `#` comments), folded; empty when the file is missing."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError:
+        return set()
+    return {fold_token(w) for line in lines if (w := line.strip()) and not w.startswith("#")}
+
+
+def clitics_folded(word: str) -> str:
+    """A typed word folded and without its French elision (`l'aura` → `aura`)."""
+    return analysis.clitics(fold_token(word), "fr")[0]
 
 
 def load_glossary(path: Path | None = None) -> Glossary:
@@ -150,7 +198,13 @@ def load_glossary(path: Path | None = None) -> Glossary:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         terms = [
-            GlossaryTerm(tuple(t.get("fr", ())), tuple(t.get("en", ())), str(t.get("source", "")))
+            GlossaryTerm(
+                tuple(t.get("fr", ())),
+                tuple(t.get("en", ())),
+                str(t.get("source", "")),
+                tuple(t.get("old", ())),
+                tuple(t.get("related", ())),
+            )
             for t in data.get("term", [])
         ]
     except (OSError, tomllib.TOMLDecodeError, AttributeError, TypeError) as exc:
@@ -225,6 +279,13 @@ class _Concept:
     label: str
     # term sequences per language, each with its weight (translations weigh less)
     forms: dict[AnalyzerLanguage, list[tuple[tuple[str, ...], float]]]
+    old: bool = False  # written in an older edition's wording
+    # the forms a heading may consist of to be "exactly what was asked": all of them, but
+    # only the older ones when the query used an older wording (zone en jeu: not Battlefield)
+    naming: dict[AnalyzerLanguage, set[str]] = field(default_factory=dict)
+
+    def names(self, language: AnalyzerLanguage) -> set[str]:
+        return self.naming[language] if self.naming else self.terms(language)
 
     def add(self, language: AnalyzerLanguage, seq: tuple[str, ...], weight: float) -> None:
         known = self.forms.setdefault(language, [])
@@ -258,19 +319,19 @@ def _glossary_matches(words: list[_Word], glossary: Glossary) -> list[tuple[int,
         keys = [w.keys[lang] for w in words]
         content_idx = [i for i, w in enumerate(words) if w.terms[lang]]
         content = [words[i].terms[lang][0] for i in content_idx]
-        for number, v in enumerate(glossary.variants):
-            if v.language != lang:
-                continue
-            n = len(v.keys)
-            for i in range(len(keys) - n + 1):
+        for i, key in enumerate(keys):
+            for number in glossary.starting(lang, "keys", key):
+                v = glossary.variants[number]
+                n = len(v.keys)
                 if tuple(keys[i : i + n]) == v.keys:
                     found.setdefault((i, i + n - 1), set()).add(number)
-            m = len(v.content)
-            if m >= 2 and v.content != v.keys:
-                for j in range(len(content) - m + 1):
-                    if tuple(content[j : j + m]) == v.content:
-                        span = (content_idx[j], content_idx[j + m - 1])
-                        found.setdefault(span, set()).add(number)
+        for j, term in enumerate(content):
+            for number in glossary.starting(lang, "content", term):
+                v = glossary.variants[number]
+                m = len(v.content)
+                if m >= 2 and v.content != v.keys and tuple(content[j : j + m]) == v.content:
+                    span = (content_idx[j], content_idx[j + m - 1])
+                    found.setdefault(span, set()).add(number)
     chosen: list[tuple[int, int, set[int]]] = []
     taken: set[int] = set()
     for (a, b), variants in sorted(found.items(), key=lambda kv: (-(kv[0][1] - kv[0][0]), kv[0])):
@@ -281,6 +342,27 @@ def _glossary_matches(words: list[_Word], glossary: Glossary) -> list[tuple[int,
 
 
 # --- the searcher ------------------------------------------------------------------------
+
+GroupKey = Callable[[str, str], Hashable]  # (edition, rule) -> what makes copies one rule
+
+
+@dataclass(frozen=True)
+class _Ranked:
+    score: float
+    edition: str
+    rule: str
+    info: DocInfo  # the paragraph shown
+    exact: bool  # its heading is exactly what was asked for
+    has_text: bool  # not a rule known only by its title
+    also: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
+class _Preference:
+    """Which copy of a rule leads: the query's language, and whether old wording was used."""
+
+    language: str
+    old: bool
 
 
 _EMPTY_MESSAGE = "Requête vide : tapez un numéro de règle (704.5g) ou des mots du texte des règles."
@@ -303,8 +385,10 @@ class Searcher:
         progress: ProgressCallback | None = None,
         glossary: Glossary | None = None,
         rebuild: bool = False,
+        group_key: GroupKey | None = None,
     ) -> None:
         self.index = index
+        self._group_key: GroupKey = group_key or self.same_number
         self.glossary = glossary if glossary is not None else load_glossary()
         self._opened: OpenedIndex = ensure_index(index, home, progress, rebuild=rebuild)
         self._lock = threading.Lock()
@@ -322,7 +406,18 @@ class Searcher:
         self._reader = self._searcher.reader()
         self._frequencies: dict[tuple[str, str], int] = {}
         vocab = self._opened.vocabulary
-        self._known = set(vocab.counts) | self.glossary.words
+        french = load_words(FRENCH_WORDS_PATH)
+        self._known = set(vocab.counts) | self.glossary.words | french
+        self._words_by_language: dict[str, set[str]] = {
+            lang: vocab.words_of(lang) | self.glossary.by_language.get(lang, set())
+            for lang in _LANGUAGES
+        }
+        self._words_by_language["fr"] |= french
+        # typo corrections go toward a word of the query's language
+        self._choices_by_language = {
+            lang: sorted(w for w in words if w in vocab.counts or w in self.glossary.words)
+            for lang, words in self._words_by_language.items()
+        }
         self._choices = sorted(self._known)
         self._display = {**self.glossary.display, **vocab.display}
         self._counts = vocab.counts
@@ -330,10 +425,27 @@ class Searcher:
         self._positions = {
             ed.id: {num: i for i, num in enumerate(ed.rules)} for ed in index.editions
         }
+        self._kind_weight = [_KIND_WEIGHT.get(info.kind, 1.0) for info in self._docs]
+        self._rules_of = {ed.id: ed.rules for ed in index.editions}
+        self._language_of = {ed.id: ed.language for ed in index.editions}
+        self._numbering = {ed.id: ed.numbering for ed in index.editions}
+        # documents of a rule known only by its title (contents, citations)
+        self._title_only = [
+            info.kind != "glossary"
+            and getattr(self._rules_of.get(info.edition, {}).get(info.rule), "title_only", False)
+            for info in self._docs
+        ]
+        # The loaded rules and index tables live as long as the searcher: out of the cyclic
+        # collector's sight, so that no full collection walks them during a query.
+        gc.freeze()
 
     @property
     def path(self) -> Path:
         return self._opened.path
+
+    def same_number(self, edition: str, rule: str) -> Hashable:
+        """The default group key: the same number within the same numbering."""
+        return (self._numbering[edition], rule)
 
     @property
     def closed(self) -> bool:
@@ -405,7 +517,8 @@ class Searcher:
             msg = "Aucun mot significatif dans la requête (seulement des mots vides)."
             return SearchResult(query, None, " ".join([*notes, msg]), tuple(number_hits[:limit]))
 
-        text_hits, missing = self._text_hits(concepts, words, editions, language, limit)
+        prefer = _Preference(language or self._query_language(words), any(c.old for c in concepts))
+        text_hits, missing = self._text_hits(concepts, words, editions, language, limit, prefer)
         seen = {(h.edition, h.rule) for h in number_hits}
         text_hits = [h for h in text_hits if (h.edition, h.rule) not in seen]
         corrected = searched if corrections else None
@@ -421,9 +534,10 @@ class Searcher:
         out: list[str] = []
         corrections: list[tuple[str, str]] = []
         last = 0
+        language = self._known_language(text)
         for m in TOKEN_RE.finditer(text):
             word = m.group(0)
-            replacement = self._suggest(word)
+            replacement = self._suggest(word, language)
             out.append(text[last : m.start()])
             if replacement is not None:
                 out.append(replacement)
@@ -434,7 +548,19 @@ class Searcher:
         out.append(text[last:])
         return "".join(out), corrections
 
-    def _suggest(self, word: str) -> str | None:
+    def _known_language(self, text: str) -> str | None:
+        """The language of the query's known words, or None when they do not tell."""
+        votes = {"fr": 0, "en": 0}
+        for m in TOKEN_RE.finditer(text):
+            folded = clitics_folded(m.group(0))
+            inside = [lang for lang in votes if folded in self._words_by_language[lang]]
+            if len(inside) == 1:
+                votes[inside[0]] += 1
+        if votes["fr"] == votes["en"]:
+            return None
+        return "fr" if votes["fr"] > votes["en"] else "en"
+
+    def _suggest(self, word: str, language: str | None = None) -> str | None:
         """The vocabulary word the user probably meant, or None to keep `word` as typed."""
         folded = fold_token(word)
         if "'" in folded:
@@ -450,7 +576,11 @@ class Searcher:
 
         cutoff = 80.0 if len(folded) >= 6 else 75.0
         found = process.extract(
-            folded, self._choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=5
+            folded,
+            self._choices_by_language[language] if language else self._choices,
+            scorer=fuzz.ratio,
+            score_cutoff=cutoff,
+            limit=5,
         )
         if not found:
             return None
@@ -482,14 +612,13 @@ class Searcher:
             if i in covered:
                 a, b, written = covered[i]
                 label = text[words[a].start : words[b].end]
-                concept = _Concept(label, {})
+                concept = _Concept(label, {}, any(self.glossary.variants[n].old for n in written))
                 alternatives: list[str] = []
                 variants = self.glossary.variants
                 typed_in = {variants[n].language for n in written}
                 for t in sorted({variants[n].term for n in written}):
-                    for number, v in enumerate(variants):
-                        if v.term != t:
-                            continue
+                    for number in self.glossary.of_term(t):
+                        v = variants[number]
                         if number in written:
                             weight = 1.0
                         elif v.language in typed_in:
@@ -497,13 +626,21 @@ class Searcher:
                         else:
                             weight = TRANSLATED
                         concept.add(v.language, v.content, weight)
+                        if v.old or not concept.old or number in written:
+                            concept.naming.setdefault(v.language, set()).update(v.content)
                         if normalize(v.text) != normalize(label):
                             alternatives.append(v.text)
+                    for form in self.glossary.terms[t].related:
+                        for lang in _LANGUAGES:
+                            seq = tuple(analysis.terms(form, lang))
+                            if seq:
+                                concept.add(lang, seq, RELATED)
                 # the words as typed, too (an English word in French text, and vice versa)
                 for lang in _LANGUAGES:
                     seq = tuple(t for w in words[a : b + 1] for t in w.terms[lang])
                     if seq:
                         concept.add(lang, seq, 1.0 if lang in typed_in else TRANSLATED)
+                        concept.naming.setdefault(lang, set()).update(seq)
                 concepts.append(concept)
                 if alternatives:
                     expansions.append(f"{label} → {', '.join(dict.fromkeys(alternatives))}")
@@ -544,6 +681,7 @@ class Searcher:
         editions: list[str] | None,
         language: str | None,
         limit: int,
+        prefer: _Preference,
     ) -> tuple[list[Hit], list[str]]:
         """Rank paragraphs by BM25 over the concepts, weighted by how many concepts each
         covers, then one hit per (edition, rule), editions interleaved."""
@@ -570,43 +708,147 @@ class Searcher:
                 covered[d] = covered.get(d, 0) + 1
         if len(kept) >= 2:
             self._phrase_bonus(words, idf, scores)
-        total = len(kept)
-        groups: dict[tuple[str, str], list[tuple[float, DocInfo]]] = {}
         terms = {lang: set().union(*(c.terms(lang) for c in kept)) for lang in _LANGUAGES}
-        for d, raw in scores.items():
-            info = self._docs[d]
-            if (editions and info.edition not in editions) or (
-                language and info.language != language
-            ):
-                continue
-            coverage = covered.get(d, 0) / total
-            weight = _KIND_WEIGHT.get(info.kind, 1.0)
-            if coverage == 1.0 and info.kind == "title" and self._whole_heading(info, terms):
-                weight *= HEADING_BONUS
-            score = raw * weight * (0.15 + 0.85 * coverage**2)
-            groups.setdefault((info.edition, info.rule), []).append((score, info))
-        ranked: list[tuple[float, str, str, DocInfo]] = []
-        for (ed, rule), group in groups.items():
-            group.sort(key=lambda g: -g[0])
-            best, best_info = group[0]
-            ranked.append((best + 0.1 * sum(sc for sc, _ in group[1:3]), ed, rule, best_info))
-        ranked.sort(
-            key=lambda r: (
-                -r[0],
-                self._order.get(r[1], 99),
-                self._positions.get(r[1], {}).get(r[2], 0),
-            )
-        )
-        ranked = _diversify(ranked, limit)
+        names = {lang: set().union(*(c.names(lang) for c in kept)) for lang in _LANGUAGES}
+        ranked = self._rank_rules(scores, covered, len(kept), names, editions, language)
+        ranked = self._merge_copies(ranked, limit, prefer)
         if not ranked:
             return [], missing
-        top = max(r[0] for r in ranked) or 1.0
+        top = ranked[0].score or 1.0
         hits = []
-        for score, _, _, info in ranked:
-            hit = self._make_text_hit(info, terms, round(0.99 * score / top, 4))
+        shown = 0.99
+        for r in ranked:
+            # relative to the first, never rising (the tiers can put a lower score first)
+            shown = min(shown, round(0.99 * r.score / top, 4))
+            hit = self._make_text_hit(r.info, terms, shown, r.also)
             if hit is not None:
                 hits.append(hit)
         return hits, missing
+
+    def _rank_rules(
+        self,
+        scores: dict[int, float],
+        covered: dict[int, int],
+        total: int,
+        terms: dict[AnalyzerLanguage, set[str]],
+        editions: list[str] | None,
+        language: str | None,
+    ) -> list[_Ranked]:
+        """Paragraph scores → one entry per rule (its best paragraph, plus a little of the
+        next two), exact headings first with their sub-rules folded in, title-only rules
+        after the rules with text, then one entry per group of copies (`group_key`)."""
+        kind_weight = self._kind_weight
+        weighted: list[tuple[float, int]] = [
+            (raw * kind_weight[d] * (0.15 + 0.85 * (covered.get(d, 0) / total) ** 2), d)
+            for d, raw in scores.items()
+        ]
+        if editions or language:
+            docs = self._docs
+            weighted = [
+                (sc, d)
+                for sc, d in weighted
+                if (not editions or docs[d].edition in editions)
+                and (not language or docs[d].language == language)
+            ]
+        # top-k before grouping: the long tail never reaches the first page
+        weighted = heapq.nlargest(TOP_K, weighted)
+        exact = {
+            (self._docs[d].edition, self._docs[d].rule)
+            for _, d in weighted
+            if self._docs[d].kind == "title"
+            and covered.get(d, 0) == total
+            and self._whole_heading(self._docs[d], terms)
+        }
+        groups: dict[tuple[str, str], list[tuple[float, int]]] = {}
+        docs = self._docs
+        for score, d in weighted:  # best first
+            info = docs[d]
+            key = self._under_heading(info, exact) if exact else (info.edition, info.rule)
+            groups.setdefault(key, []).append((score, d))
+        rules: list[_Ranked] = []
+        title_only = self._title_only
+        for (ed, number), group in groups.items():
+            best, best_doc = group[0]
+            best_info = docs[best_doc]
+            if (ed, number) in exact:
+                best *= HEADING_BONUS
+                best_info = next((docs[d] for _, d in group if docs[d].rule == number), best_info)
+            score = best + 0.1 * sum(sc for sc, _ in group[1:3])
+            # text of its own, or of the sub-rules folded under its heading
+            has_text = not all(title_only[d] for _, d in group)
+            rules.append(_Ranked(score, ed, number, best_info, (ed, number) in exact, has_text))
+        return rules
+
+    def _under_heading(self, info: DocInfo, exact: set[tuple[str, str]]) -> tuple[str, str]:
+        """The rule whose exact heading was asked for, when `info` is one of its sub-rules."""
+        if info.kind == "glossary":
+            return (info.edition, info.rule)
+        rules = self._rules_of[info.edition]
+        number: str | None = info.rule
+        while number is not None:
+            if (info.edition, number) in exact:
+                return (info.edition, number)
+            rule = rules.get(number)
+            number = rule.parent if rule is not None else None
+        return (info.edition, info.rule)
+
+    def _merge_copies(self, rules: list[_Ranked], limit: int, prefer: _Preference) -> list[_Ranked]:
+        """One entry per group of copies of a rule (same `group_key`), shown in the copy
+        with text, in the query's language, newest — unless old wording was asked, when
+        the copy whose text matched best leads. The others are listed in `also`."""
+
+        def order(r: _Ranked) -> tuple[object, ...]:
+            return (-r.score, self._order.get(r.edition, 99), self._position(r))
+
+        rules.sort(key=order)
+        groups: dict[Hashable, list[_Ranked]] = {}
+        for r in rules:
+            key = self._group_key(r.edition, r.rule) if r.info.kind != "glossary" else r.rule
+            groups.setdefault(key, []).append(r)
+        merged: list[_Ranked] = []
+        for members in groups.values():
+            lead = min(members, key=lambda m: self._representative(m, prefer))
+            others = tuple((m.edition, m.rule) for m in members if m is not lead)
+            merged.append(
+                _Ranked(
+                    max(m.score for m in members),
+                    lead.edition,
+                    lead.rule,
+                    lead.info,
+                    any(m.exact for m in members),
+                    any(m.has_text for m in members),
+                    others,
+                )
+            )
+
+        # an exact heading first (the newest edition's, unless old wording was asked); a rule
+        # known only by its title never above one with text
+        def tier(r: _Ranked) -> tuple[object, ...]:
+            newest = self._order.get(r.edition, 99) if r.exact and not prefer.old else 0
+            return (not r.has_text, not r.exact, newest, *order(r))
+
+        merged.sort(key=tier)
+        return _diversify(merged, limit)
+
+    def _representative(self, r: _Ranked, prefer: _Preference) -> tuple[object, ...]:
+        if prefer.old:
+            return (not r.has_text, -r.score, self._order.get(r.edition, 99))
+        language = self._language_of[r.edition]
+        return (not r.has_text, language != prefer.language, self._order.get(r.edition, 99))
+
+    def _query_language(self, words: list[_Word]) -> str:
+        """French unless the query's words are English ones (the vocabulary and glossary
+        say which language writes each word)."""
+        votes = {"fr": 0, "en": 0}
+        for w in words:
+            folded = fold_token(w.text)
+            for lang in votes:
+                if folded in self._words_by_language[lang]:
+                    votes[lang] += 1
+        return "en" if votes["en"] > votes["fr"] else "fr"
+
+    def _position(self, r: _Ranked) -> int:
+        return self._positions.get(r.edition, {}).get(r.rule, 0)
 
     # -- scoring ----------------------------------------------------------------------
 
@@ -739,15 +981,21 @@ class Searcher:
         """True when the query names the section: every word of its title was asked for."""
         ed = self.index.edition(info.edition)
         rule = ed.rules.get(info.rule)
-        if rule is None or not rule.title:
+        title = heading_of(rule) if rule is not None else None
+        if not title:
             return False
-        heading = analysis.terms(rule.title, ed.language)
-        return bool(heading) and set(heading) <= terms[ed.language]
+        lang: AnalyzerLanguage = "en" if info.language == "en" else "fr"
+        heading = analysis.terms(title, lang)
+        return bool(heading) and set(heading) <= terms[lang]
 
     # -- building hits ----------------------------------------------------------------
 
     def _make_text_hit(
-        self, info: DocInfo, terms: dict[AnalyzerLanguage, set[str]], score: float
+        self,
+        info: DocInfo,
+        terms: dict[AnalyzerLanguage, set[str]],
+        score: float,
+        also: tuple[tuple[str, str], ...] = (),
     ) -> Hit | None:
         edition = info.edition
         ed = self.index.edition(edition)
@@ -762,28 +1010,37 @@ class Searcher:
             body = f"{entry.term} : {' '.join(p.text for p in entry.paragraphs)}"
             segments = snippet(body, terms[lang], lang)
             return Hit(
-                edition, entry.term, "glossary", entry.term, "Glossaire", segments, score, lang
+                edition,
+                entry.term,
+                "glossary",
+                entry.term,
+                "Glossaire",
+                segments,
+                score,
+                lang,
+                also,
             )
         rule = ed.rules.get(info.rule)
         if rule is None:
             return None
         if kind == "title" or not rule.paragraphs:
-            text = rule.title or ""
-            title_lang: AnalyzerLanguage = ed.language
+            text = heading_of(rule) or ""
+            title_lang: AnalyzerLanguage = lang if rule.paragraphs else ed.language
             segments = snippet(text, terms[title_lang], title_lang)
         else:
             para = min(info.para, len(rule.paragraphs) - 1)
             segments = snippet(rule.paragraphs[para].text, terms[lang], lang)
-        return self._rule_hit(rule, "text", segments, score)
+        return replace(self._rule_hit(rule, "text", segments, score), also=also)
 
     def _rule_hit(
         self, rule: Rule, kind: HitKind, segments: tuple[Segment, ...], score: float
     ) -> Hit:
         """A hit on a rule: its title (else its section's) and breadcrumb, one walk up."""
         crumbs = self.index.breadcrumb(rule)
-        title = next((r.title for r in reversed(crumbs) if r.title), None)
+        titles = [heading_of(r) for r in crumbs]
+        title = next((t for t in reversed(titles) if t), None)
         breadcrumb = " › ".join(
-            f"{r.number}. {r.title}" if r.title else r.number for r in crumbs[:-1]
+            f"{r.number}. {t}" if t else r.number for r, t in zip(crumbs[:-1], titles, strict=False)
         )
         return Hit(
             rule.edition, rule.number, kind, title, breadcrumb, segments, score, self._lang(rule)
@@ -848,21 +1105,23 @@ class Searcher:
         return out
 
 
-def _diversify(
-    ranked: list[tuple[float, str, str, DocInfo]], limit: int
-) -> list[tuple[float, str, str, DocInfo]]:
+def _diversify(ranked: list[_Ranked], limit: int) -> list[_Ranked]:
     """Best first, but each further hit from an edition already shown weighs a little less,
-    so that the answer of every edition comes up early, not ten rules of the newest one."""
+    so that the answer of every edition comes up early, not ten rules of the newest one.
+    The tiers (exact headings first, title-only rules last) are kept."""
     pool = list(ranked[: max(limit * 4, 40)])
     shown: dict[str, int] = {}
-    out: list[tuple[float, str, str, DocInfo]] = []
+    out: list[_Ranked] = []
     while pool and len(out) < limit:
-        best = max(
-            range(len(pool)),
-            key=lambda i: (pool[i][0] * EDITION_DECAY ** shown.get(pool[i][1], 0), -i),
-        )
+        tier = (not pool[0].has_text, not pool[0].exact)
+        best = 0
+        if not pool[0].exact:  # exact headings keep their order (newest first)
+            best = max(
+                (i for i, r in enumerate(pool) if (not r.has_text, not r.exact) == tier),
+                key=lambda i: (pool[i].score * EDITION_DECAY ** shown.get(pool[i].edition, 0), -i),
+            )
         item = pool.pop(best)
-        shown[item[1]] = shown.get(item[1], 0) + 1
+        shown[item.edition] = shown.get(item.edition, 0) + 1
         out.append(item)
     return out
 

@@ -6,9 +6,23 @@ import tomllib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 RELEVANCE_FILE = Path(__file__).with_name("relevance.toml")
-KINDS = ("phrase", "paraphrase", "plural", "accents", "typo", "card", "old", "english", "number")
+# judge questions over the English editions (../shared/corpus-en), English and French
+RELEVANCE_EN_FILE = Path(__file__).with_name("relevance-en.toml")
+KINDS = (
+    "phrase",
+    "paraphrase",
+    "plural",
+    "accents",
+    "typo",
+    "card",
+    "old",
+    "english",
+    "number",
+    "question",
+)
 
 
 @dataclass(frozen=True)
@@ -27,48 +41,65 @@ def load_relevance(path: Path = RELEVANCE_FILE) -> list[Judged]:
 
 
 def recall_at(ranked: Sequence[str], relevant: Sequence[frozenset[str]], k: int = 5) -> float:
-    top = set(ranked[:k])
+    """Each ranked item is one hit: `edition/rule`, or its copies joined by `|`."""
+    top = {key for item in ranked[:k] for key in item.split("|")}
     found = sum(1 for answer in relevant if answer & top)
-    return found / min(len(relevant), k)
+    return min(1.0, found / min(len(relevant), k))
 
 
 def reciprocal_rank(
     ranked: Sequence[str], relevant: Sequence[frozenset[str]], k: int = 10
 ) -> float:
     wanted = set().union(*relevant)
-    for i, key in enumerate(ranked[:k], start=1):
-        if key in wanted:
+    for i, item in enumerate(ranked[:k], start=1):
+        if wanted.intersection(item.split("|")):
             return 1.0 / i
     return 0.0
 
 
 @dataclass
 class Scores:
-    recall: float
-    mrr: float
+    recall: float  # recall@5
+    mrr: float  # MRR@10
     n: int
+    recall1: float = 0.0  # recall@1: the first hit is an answer
 
 
 def evaluate(
     judged: Sequence[Judged], ranker: Callable[[str], list[str]]
 ) -> tuple[dict[str, Scores], Scores, dict[str, list[str]]]:
     """Per-kind and overall recall@5 / MRR@10, and each query's ranking (for messages)."""
-    per_kind: dict[str, list[tuple[float, float]]] = {}
+    per_kind: dict[str, list[tuple[float, float, float]]] = {}
     rankings: dict[str, list[str]] = {}
     for j in judged:
         ranked = ranker(j.q)
         rankings[j.q] = ranked
         per_kind.setdefault(j.kind, []).append(
-            (recall_at(ranked, j.relevant), reciprocal_rank(ranked, j.relevant))
+            (
+                recall_at(ranked, j.relevant),
+                reciprocal_rank(ranked, j.relevant),
+                recall_at(ranked, j.relevant, k=1),
+            )
         )
-    out = {
-        kind: Scores(sum(r for r, _ in v) / len(v), sum(m for _, m in v) / len(v), len(v))
-        for kind, v in per_kind.items()
-    }
-    everything = [x for v in per_kind.values() for x in v]
-    overall = Scores(
-        sum(r for r, _ in everything) / len(everything),
-        sum(m for _, m in everything) / len(everything),
-        len(everything),
-    )
+    out = {kind: _scores(v) for kind, v in per_kind.items()}
+    overall = _scores([x for v in per_kind.values() for x in v])
     return out, overall, rankings
+
+
+def _scores(values: list[tuple[float, float, float]]) -> Scores:
+    n = len(values)
+    return Scores(
+        sum(v[0] for v in values) / n,
+        sum(v[1] for v in values) / n,
+        n,
+        sum(v[2] for v in values) / n,
+    )
+
+
+def hit_keys(hits: Sequence[Any]) -> list[str]:
+    """One item per hit: `edition/rule`, then the copies folded into it (`also`), joined by
+    `|`: a copy of an answer shown under another edition's hit still answers, at that rank."""
+    return [
+        "|".join(f"{e}/{r}" for e, r in ((h.edition, h.rule), *getattr(h, "also", ())))
+        for h in hits
+    ]

@@ -1,0 +1,69 @@
+"""One result per rule (issue 14, item 2): the same rule in several editions is one hit,
+shown in the edition that fits best (the query's language, then the newest), the others in
+`also`; older editions lead only when asked; the grouping key is the caller's."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from pathlib import Path
+
+import pytest
+
+from judge.rules.index import RuleIndex
+from judge.search.query import Searcher, SearchResult
+
+
+def keys(result: SearchResult) -> list[str]:
+    return [f"{h.edition}/{h.rule}" for h in result.hits]
+
+
+def test_copies_are_one_hit_in_the_querys_language(en_searcher: Searcher) -> None:
+    french = en_searcher.search("blessures mortelles").hits[0]
+    assert (french.edition, french.rule) == ("fr-2024", "704.5g")
+    assert ("en-2011-09-30", "704.5g") in french.also
+    english = en_searcher.search("lethal damage destroyed", limit=20).hits
+    copy = next(h for h in english if h.rule == "704.5g")
+    assert copy.edition == "en-2011-09-30" and ("fr-2024", "704.5g") in copy.also
+
+
+def test_no_rule_is_listed_twice(en_searcher: Searcher) -> None:
+    for query in ("cimetière", "graveyard", "jeton", "state-based actions", "marqueurs poison"):
+        hits = en_searcher.search(query, limit=20).hits
+        shown = [(h.edition, h.rule) for h in hits]
+        folded = [k for h in hits for k in h.also]
+        assert len(set(shown + folded)) == len(shown) + len(folded), query
+
+
+def test_an_edition_filter_shows_the_older_copy(en_searcher: Searcher) -> None:
+    hits = en_searcher.search("blessures mortelles", editions=["en-2011-09-30"]).hits
+    assert hits and {h.edition for h in hits} == {"en-2011-09-30"}
+    assert all(not h.also for h in hits)
+
+
+def test_old_wording_leads_with_the_older_edition(en_searcher: Searcher) -> None:
+    old = en_searcher.search("zone en jeu").hits[0]
+    assert old.edition == "en-2008-07-15", old
+    new = en_searcher.search("champ de bataille").hits[0]
+    assert new.edition != "en-2008-07-15", new
+
+
+@pytest.fixture(scope="module")
+def renumbered(en_index: RuleIndex, search_home: Path) -> Iterator[Searcher]:
+    """A caller's group key, as the façade passes one backed by the concordance: here
+    420.5f of the pre-2009 numbering is 704.5d (a token outside the battlefield)."""
+    moves = {"420.5f": "704.5d"}
+
+    def key(edition: str, rule: str) -> Hashable:
+        return moves.get(rule, rule) if en_index.edition(edition).numbering == "pre2009" else rule
+
+    with Searcher(en_index, home=search_home, group_key=key) as s:
+        yield s
+
+
+def test_the_group_key_is_the_callers(renumbered: Searcher) -> None:
+    modern = renumbered.search("jeton qui quitte le champ de bataille").hits[0]
+    assert (modern.edition, modern.rule) == ("fr-2024", "704.5d")
+    assert ("fr-pre2009", "420.5f") in modern.also
+    # the same group asked in the old wording: the old copy leads
+    old = renumbered.search("jeton hors de la zone en jeu").hits[0]
+    assert old.rule == "420.5f" and ("fr-2024", "704.5d") in old.also

@@ -1,0 +1,118 @@
+"""Query understanding (issue 14, item 3): negation is meaning, game terms are protected from
+the stemmers, typos are corrected only toward a word of the query's language and never
+when the word is a real word, citations are not body words, no token can crash a search."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from judge.rules.index import RuleIndex
+from judge.search.analysis import terms
+from judge.search.index import iter_documents
+from judge.search.query import FRENCH_WORDS_PATH, Searcher, load_words
+from tests.search.relevance import hit_keys
+
+CORPUS_EN = Path(__file__).resolve().parents[2].parent / "shared" / "corpus-en"
+
+
+def test_negation_is_indexed() -> None:
+    assert terms("ne peut pas être régénérée", "fr") != terms("peut être régénérée", "fr")
+    assert "pas" in terms("ne peut pas être régénérée", "fr")
+    for text in ("can't block", "cannot block", "doesn't block", "does not block"):
+        assert terms(text, "en") == ["not", "block"], text
+    assert terms("can block", "en") == ["block"]
+
+
+def test_negation_changes_the_answer(searcher: Searcher) -> None:
+    negated = searcher.search("ne peut pas être régénérée", limit=5).hits
+    plain = searcher.search("peut être régénérée", limit=5).hits
+    assert [h.rule for h in negated] != [h.rule for h in plain]
+    # the negated query finds what cannot be: « La régénération ne peut pas remplacer… »
+    for hit in negated[:2]:
+        assert "ne peut pas" in "".join(s.text for s in hit.segments), hit.rule
+
+
+def test_game_terms_keep_their_meaning_through_the_stemmer() -> None:
+    assert terms("poisonous", "en") != terms("poison", "en")
+    assert terms("legendary", "en") == terms("legend", "en")
+    assert terms("timing", "en") != terms("time", "en")
+    assert terms("untapped", "en") != terms("untap", "en")
+
+
+def test_a_real_french_word_is_never_corrected(en_searcher: Searcher) -> None:
+    words = load_words(FRENCH_WORDS_PATH)
+    assert {"revient", "bloque", "hors", "reponse"} <= words
+    for query in ("la créature revient", "elle bloque", "jeton hors du champ de bataille"):
+        assert en_searcher.search(query).corrected is None, query
+
+
+def test_typos_go_toward_the_query_language(en_searcher: Searcher) -> None:
+    # French words around it: never an English word (`atack` is closest to `attack`)
+    corrected = en_searcher.search("la créature atack").corrected
+    assert corrected is None or "attack" not in corrected
+    assert en_searcher.search("the creature atack").corrected == "the creature attack"
+    assert en_searcher.search("cimetierre").corrected == "cimetière"
+
+
+def test_citations_are_not_body_words(index: RuleIndex) -> None:
+    docs = {(d.edition, d.rule, d.para): d for d in iter_documents(index)}
+    cited = docs[("fr-pre2009", "408.1b", 0)].body
+    assert "410" not in cited and "Gérer les capacités déclenchées" not in cited
+    assert "priorité" in cited  # the paragraph's own words stay
+    assert len(cited) == len(index.get("408.1b", "fr-pre2009").paragraphs[0].text)  # type: ignore[union-attr]
+
+
+def test_a_cited_title_does_not_find_the_citing_rule(searcher: Searcher) -> None:
+    # 408.1h cites « Voir règles 405, "Capacités statiques", 418, "Effets continus" et 419,
+    # "Effets de remplacement et de prévention" »: those words are not what it says
+    keys = hit_keys(searcher.search("effets de remplacement et de prévention", limit=30).hits)
+    assert keys and not any("fr-pre2009/408.1h" in k.split("|") for k in keys)
+
+
+def _english_words() -> list[str]:
+    words: set[str] = set()
+    for path in sorted(CORPUS_EN.glob("*.txt"))[:2]:
+        words.update(re.findall(r"[A-Za-z]{2,12}", path.read_text(encoding="utf-8-sig")[:200_000]))
+    return sorted(words)[:3000]
+
+
+_PIECES = st.one_of(
+    st.sampled_from(list("abcdlmnstyàé") + ["l'", "d'", "qu'", "n'", "c'", "s'", "l’", "j'"]),
+    st.sampled_from(["zone", "exil", "aura", "4.5", "c", "704.5", "règle", "ne", "pas", "not"]),
+    st.sampled_from(_english_words() or ["graveyard"]),
+)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+@given(st.lists(_PIECES, min_size=1, max_size=6), st.sampled_from([" ", "", "'", "-"]))
+def test_no_token_crashes_a_search(en_searcher: Searcher, pieces: list[str], sep: str) -> None:
+    """Single letters, elisions, numbers and English words in any mix (`zone d exil`,
+    `c 4.5` raised KeyError: ('en', 'd')): an answer or a message, never an exception."""
+    result = en_searcher.search(sep.join(pieces))
+    assert result.hits or result.message
+
+
+@pytest.mark.parametrize("query", ["d", "l'", "qu'", "a d c", "n'", "'s"])
+def test_single_letters_alone(searcher: Searcher, query: str) -> None:
+    result = searcher.search(query)
+    assert result.hits or result.message
+
+
+def test_defender_is_not_defending() -> None:
+    assert terms("defender", "en") != terms("defending", "en")
+
+
+def test_the_loaded_index_is_out_of_the_collectors_sight(searcher: Searcher) -> None:
+    """gc.freeze() after opening: full collections never walk the loaded tables."""
+    import gc
+
+    assert gc.get_freeze_count() > 0
