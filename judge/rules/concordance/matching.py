@@ -257,7 +257,9 @@ class Concordance:
                     continue
                 along = one_language and self._language(other) == language
                 decay = _HOP_DECAY if path and not along else 1.0
-                for link in self._pair_links(ed_id, other).get(num, ()):
+                side = self._pairs.get((ed_id, other))
+                links = side.forward if side is not None else self._pair_links(ed_id, other)
+                for link in links.get(num, ()):
                     if link.approximate:
                         continue
                     score = -neg * link.confidence * decay

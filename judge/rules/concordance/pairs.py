@@ -15,6 +15,7 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 from judge.rules.concordance.links import METHODS, Link, Method
 
@@ -160,6 +161,15 @@ class StoredSide(Mapping[str, list[Link]]):
             raise KeyError(number)
         return known
 
+    def get(self, number: str, default: Any = None) -> Any:
+        """Mapping.get without its try/except: the hot path of a chain walk."""
+        if self._complete:
+            return self._memo.get(number) or default
+        try:
+            return self[number]
+        except KeyError:
+            return default
+
     def __iter__(self) -> Iterator[str]:
         rows = self._store.rows(
             "SELECT DISTINCT from_rule FROM links WHERE key = ? AND dir = ?", (self._key, self._dir)
@@ -171,14 +181,14 @@ class StoredSide(Mapping[str, list[Link]]):
 
     def _link(self, number: str, row: tuple[object, ...]) -> Link | None:
         to_rule, method, confidence, approximate, present = row
-        if method not in METHODS or type(confidence) is not float:
+        m = _METHOD.get(method)  # type: ignore[call-overload]
+        if m is None or type(confidence) is not float or type(to_rule) is not str:
             return None  # not a row this code wrote
-        m: Method = METHODS[METHODS.index(method)]  # type: ignore[arg-type]
         return Link(
             self._from,
             number,
             self._to,
-            str(to_rule),
+            to_rule,
             m,
             confidence,
             number != to_rule,
@@ -186,6 +196,9 @@ class StoredSide(Mapping[str, list[Link]]):
             bool(approximate),
             bool(present),
         )
+
+
+_METHOD: dict[str, Method] = {m: m for m in METHODS}
 
 
 def _open(path: Path) -> sqlite3.Connection | None:
