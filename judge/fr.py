@@ -6,6 +6,7 @@ this module imports nothing from `judge` and costs nothing to load."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from types import MappingProxyType
 from typing import Final
 
@@ -35,6 +36,11 @@ HIT_KIND: Final = MappingProxyType(
 def also_in(editions: list[str]) -> str:
     """The other editions that hold a search hit's rule (one hit per rule)."""
     return "aussi dans " + ", ".join(editions)
+
+
+def also_in_copies(number: str, copies: Iterable[tuple[str, str]]) -> str:
+    """« aussi dans … » for a hit's copies (edition, number), a number only where it differs."""
+    return also_in([e if n == number else f"{e} ({n})" for e, n in copies])
 
 
 # How a document is laid out (the --format choices).

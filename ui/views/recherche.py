@@ -57,6 +57,8 @@ def _show_group(key: str, hits: list[Hit], first: bool = False) -> None:
                 badges += f" :orange-badge[{HIT_KIND[hit.kind]}]"
             snippet = highlight((s.text, s.match) for s in hit.segments)
             st.markdown(f"{badges} {snippet}")
+            if hit.also:
+                st.caption(md(texts.also_in_copies(hit.rule, hit.also)))
             if len(hits) > 1 and hit is not best and hit.kind != "glossary":
                 links.rule_link(
                     hit.rule,
