@@ -61,7 +61,8 @@ class _Version(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *_args: Any) -> None:
         from importlib.metadata import version
 
-        parser.exit(message=f"judge {version('judge')}\n")
+        sys.stdout.write(f"judge {version('judge')}\n")  # stdout, as argparse's own action
+        parser.exit()
 
 
 def build_parser() -> argparse.ArgumentParser:
