@@ -161,6 +161,11 @@ def build_edition(meta: EditionMeta, docs: list[ParsedDocument]) -> Edition:
     )
     for gap in _gaps([n for n, r in rules.items() if not r.title_only]):
         issues.append(ParseIssue("gap", f"{gap} absent du document", number=gap))
+    return replace(meta_edition(meta), rules=rules, glossary=glossary, issues=tuple(issues))
+
+
+def meta_edition(meta: EditionMeta) -> Edition:
+    """The edition `meta` describes, with no rules yet."""
     return Edition(
         id=meta.id,
         label=meta.label,
@@ -169,9 +174,9 @@ def build_edition(meta: EditionMeta, docs: list[ParsedDocument]) -> Edition:
         era=meta.era,
         numbering=meta.numbering,
         order=meta.order,
-        rules=rules,
-        glossary=glossary,
-        issues=tuple(issues),
+        rules={},
+        glossary=(),
+        issues=(),
         sources=meta.sources,
         shipped=meta.shipped,
     )

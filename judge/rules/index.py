@@ -17,7 +17,7 @@ from typing import Any
 from judge.rules import cache as rules_cache
 from judge.rules import store
 from judge.rules.decode import read_document
-from judge.rules.edition import EditionMeta, build_edition
+from judge.rules.edition import EditionMeta, build_edition, meta_edition
 from judge.rules.errors import DocumentError, JudgeError
 from judge.rules.layouts import parse_text
 from judge.rules.model import (
@@ -471,24 +471,6 @@ def _lazy(meta: EditionMeta, root: Path, path: Path, header: rules_cache.Header)
 
     counts = (header.rule_count, header.glossary, header.issues)
     return lazy_edition(meta_edition(meta), Body(load, counts, header.sections, part))
-
-
-def meta_edition(meta: EditionMeta) -> Edition:
-    """The edition `meta` describes, with no rules yet."""
-    return Edition(
-        id=meta.id,
-        label=meta.label,
-        language=meta.language,
-        date=meta.date,
-        era=meta.era,
-        numbering=meta.numbering,
-        order=meta.order,
-        rules={},
-        glossary=(),
-        issues=(),
-        sources=meta.sources,
-        shipped=meta.shipped,
-    )
 
 
 def number_kind_label(number: str) -> str:
