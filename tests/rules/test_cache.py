@@ -290,3 +290,28 @@ def test_the_encoder_knows_every_field() -> None:
         mp.setattr(rules_cache, "FIELDS", broken)
         with pytest.raises(TypeError, match="Rule"):
             rules_cache.check_fields()
+
+
+def test_a_document_is_hashed_again_when_its_stat_changes(
+    tmp_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """documents.json spares re-reading unchanged documents; a size or mtime that no longer
+    matches means the document is read and hashed again (and the parsed cache still fits)."""
+    load_index(home=tmp_home)
+    seen_file = rules_dir(tmp_home) / "documents.json"
+    seen = json.loads(seen_file.read_bytes())
+    path = next(iter(seen))
+    real = list(seen[path])
+    seen[path] = [real[0], real[1] + 1, "0" * 64]  # another mtime, a wrong hash
+    seen_file.write_text(json.dumps(seen), encoding="utf-8")
+    calls: list[int] = []
+    parse = rules_index.parse_edition
+    monkeypatch.setattr(rules_index, "parse_edition", lambda *a: calls.append(1) or parse(*a))
+    load_index(home=tmp_home)
+    assert calls == []  # the real hash was computed again: the same key, the same cache
+    assert json.loads(seen_file.read_bytes())[path] == real
+    # The same stat with a wrong hash is trusted (as git's index): another key, a new parse.
+    seen[path] = [real[0], real[1], "0" * 64]
+    seen_file.write_text(json.dumps(seen), encoding="utf-8")
+    load_index(home=tmp_home)
+    assert calls == [1]
