@@ -9,7 +9,7 @@ import json
 import re
 import threading
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -104,11 +104,8 @@ class RuleIndex:
         self,
         editions: Iterable[Edition],
         warnings: Iterable[str] = (),
-        keys: dict[str, str] | None = None,
     ) -> None:
         self.warnings: list[str] = list(warnings)
-        # Each edition's cache key (index.edition_key), when loaded from the cache.
-        self.keys: dict[str, str] = dict(keys or {})
         self.editions: list[Edition] = sorted(
             editions, key=lambda e: (e.order, e.date, e.id), reverse=True
         )
@@ -118,19 +115,30 @@ class RuleIndex:
         self._numbers: dict[str | None, list[str]] = {}
         self._cited_by: dict[str, dict[str, list[Citer]]] = {}
 
+    @property
+    def keys(self) -> dict[str, str]:
+        """Each edition's cache key (index.edition_key), for the editions read through the
+        cache: a hash of its documents and of the code."""
+        return {
+            ed.id: ed.rules.key
+            for ed in self.editions
+            if isinstance(ed.rules, LazyRules) and ed.rules.key
+        }
+
     def content_key(self, salt: bytes = b"") -> str:
-        """SHA-256 (hex) of `salt`, then of what the editions say: each edition's id and
-        language, each rule's number, title, parent and paragraphs, each glossary entry.
-        Equal for equal content, whatever the RuleIndex object; computed once per salt (a
-        reader hashes its own version and code in: the search index's folder is named by
-        it)."""
+        """SHA-256 (hex) of `salt`, then of what the editions say. When every edition comes
+        from the cache, of their cache keys (which hash their documents and the code: no rule
+        is read); else of each edition's id and language, each rule's number, title, parent
+        and paragraphs, each glossary entry. Equal for equal editions, whatever the RuleIndex
+        object; computed once per salt (a reader hashes its own version and code in: the
+        search index's folder is named by it)."""
         with self._lock:
             key = self._content_keys.get(salt)
-            if key is None and all(ed.id in self.keys for ed in self.editions):
-                # The editions' cache keys hash their documents: no rule needs reading.
+            keys = self.keys
+            if key is None and len(keys) == len(self.editions):
                 h = hashlib.sha256(salt)
                 for ed in self.editions:
-                    h.update(f"\0K{ed.id}\0{self.keys[ed.id]}".encode())
+                    h.update(f"\0K{ed.id}\0{keys[ed.id]}".encode())
                 key = self._content_keys[salt] = h.hexdigest()
             if key is None:
                 h = hashlib.sha256(salt)
@@ -447,15 +455,22 @@ def load_index(
             warnings.extend(parse_warnings)
             if ed is None:
                 continue
-            editions.append(ed)
-            rules_cache.write_edition(path, key, ed, parse_warnings, text_sections(ed.rules))
+            sections = text_sections(ed.rules)
+            rules_cache.write_edition(path, key, ed, parse_warnings, sections)
+            counts = (ed.rule_count, len(ed.glossary), len(ed.issues))
+            body = Body(_given(ed), counts, sections, None, key, ed)
+            editions.append(lazy_edition(meta_edition(meta), body))
             wrote = True
         keys[meta.id] = key
     if wrote:
         rules_cache.sweep(folder, set(keys.values()))
     if seen != before:
         rules_cache.publish(folder / _SEEN, json.dumps(seen).encode())
-    return RuleIndex(editions, warnings, keys)
+    return RuleIndex(editions, warnings)
+
+
+def _given(ed: Edition) -> Callable[[], Edition]:
+    return lambda: ed
 
 
 def _lazy(meta: EditionMeta, root: Path, path: Path, header: rules_cache.Header) -> Edition:
@@ -470,7 +485,8 @@ def _lazy(meta: EditionMeta, root: Path, path: Path, header: rules_cache.Header)
         return ed
 
     counts = (header.rule_count, header.glossary, header.issues)
-    return lazy_edition(meta_edition(meta), Body(load, counts, header.sections, part))
+    body = Body(load, counts, header.sections, part, header.key)
+    return lazy_edition(meta_edition(meta), body)
 
 
 def number_kind_label(number: str) -> str:

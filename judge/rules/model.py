@@ -200,9 +200,12 @@ class Body:
         counts: tuple[int, int, int],
         sections: frozenset[str] | None = None,
         part: Part | None = None,
+        key: str = "",
+        edition: Edition | None = None,
     ) -> None:
         self._load = load
-        self._edition: Edition | None = None
+        self._edition: Edition | None = edition  # given when just parsed
+        self.key = key  # the edition's cache key (index.edition_key): what its content hashes to
         self._lock = threading.Lock()
         self.counts = counts  # rules with text, glossary entries, issues
         self.sections = sections  # the sections that have a rule with text
@@ -237,6 +240,10 @@ class LazyRules(Mapping[str, Rule]):
     @property
     def sections(self) -> frozenset[str] | None:
         return self.body.sections
+
+    @property
+    def key(self) -> str:
+        return self.body.key
 
     def _rules(self) -> Mapping[str, Rule]:
         return self.body.get().rules

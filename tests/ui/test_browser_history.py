@@ -159,6 +159,8 @@ def test_back_and_forward_through_compare_changes_and_sandbox(server: str, page:
     _board_screen(page, "704-8-louveteau", "Aucun joueur ne perd la partie.")
     _main(page).get_by_text("Modifier le plateau").click()
     _main(page).get_by_test_id("stSelectbox").filter(has_text="Galerie").click()
+    # The list shows its first boards only: typing filters it (25 boards now).
+    page.keyboard.type("regle-des-legendes-choix")
     page.get_by_role("option", name="regle-des-legendes-choix-attendu").click()
     _board_screen(page, "regle-des-legendes-choix-attendu", "Un choix est attendu")
     page.go_back()
