@@ -1,4 +1,4 @@
-"""The parsed-rules cache: every `Edition` (and the parse warnings) as plain JSON data.
+"""The parsed-rules cache: each `Edition` (and its parse warnings) as plain JSON data.
 
 Why JSON and not pickle. The cache lives in a folder the user (or anyone who can write
 there) controls, under a predictable name; unpickling it would run whatever code a
@@ -13,9 +13,12 @@ the data format wins: nothing to keep secret, no key file whose permissions can 
 a tampered cache can at worst describe wrong rules — which whoever can write the home can
 do anyway by editing the ingested editions themselves.
 
-The file is `<key>.json`, `key` being the hash of the documents, the manifest and the
-code (`index._fingerprint`). The name is not the only check: the content carries its own
-format, version and key, and `read` returns None unless all three match. Every value is
+One file per edition, `<key>.json`, `key` being the hash of the edition's description,
+its documents and the code (`index.edition_key`). Four lines: a header (format, version,
+key, edition, counts, warnings, sections with text), the rule numbers with the place of
+each rule in the third line, the rules, and the rest of the edition. Opening the index reads
+the headers only; `EditionFile` reads one rule, or the whole edition. The name is not the
+only check: every read checks the header's format, version and key. Every value is
 type-checked while the dataclasses are rebuilt (strings, ints, booleans, the literal
 values of model.py, rule numbers that point inside their edition); anything unexpected —
 truncated, garbage, wrong shape, wrong key — makes the cache ignored (then rebuilt and
@@ -23,9 +26,9 @@ overwritten by the caller), never trusted.
 
 Writing goes through a temporary file `rules-*.tmp` in the same folder, renamed into place;
 on any failure (a full disk…) the temporary file is removed and the cache is simply not
-written (it is an optimisation only). Before writing, the folder is swept: older caches
-(`<64 hex>.json`, and the `<64 hex>.pickle` of older versions) are deleted so that only the
-newest is kept, and so are temporary files left by a killed process (ours, or the
+written (it is an optimisation only). After writing, the folder is swept: the caches of
+editions no longer in the store (`<64 hex>.json`, and the `<64 hex>.pickle` of older
+versions) are deleted, and so are temporary files left by a killed process (ours, or the
 `tmp*.tmp` of older versions) once older than STALE_TMP_SECONDS. No other file is touched."""
 
 from __future__ import annotations
@@ -258,16 +261,6 @@ class EditionFile:
         except ValueError:
             return False
         return type(data) is dict and data.get("key") == self.header.key
-
-
-def read(path: Path, key: str) -> tuple[list[Edition], list[str]] | None:
-    """The editions and warnings cached in `path` for `key`; None if the file is missing,
-    unreadable, malformed in any way, or written for another key or version."""
-    try:
-        data = json.loads(path.read_bytes())
-        return decode(data, key)
-    except (OSError, ValueError, TypeError, RecursionError):  # JSON and Unicode errors: ValueError
-        return None
 
 
 def decode(data: object, key: str) -> tuple[list[Edition], list[str]]:
@@ -559,15 +552,6 @@ def write_edition(
 
 def _dumps(value: object) -> bytes:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-
-
-def write(path: Path, key: str, editions: Sequence[Edition], warnings: Sequence[str]) -> None:
-    """Publish the cache at `path` (atomically). Never raises OSError: on failure nothing is
-    left behind and nothing is cached."""
-    data = json.dumps(
-        encode(key, editions, warnings), ensure_ascii=False, separators=(",", ":")
-    ).encode("utf-8")
-    publish(path, data)
 
 
 def publish(path: Path, data: bytes) -> None:

@@ -65,6 +65,7 @@ class Concordance:
         self._store = PairStore(folder / FILE_NAME if folder is not None else None)
         self._graph: dict[str, tuple[str, ...]] | None = None
         self._languages: dict[str, str] = {}
+        self._rank: dict[str, int] = {}
         self._partners: dict[str, list[Edition]] = {}
         self._pairs: dict[tuple[str, str], _PairResult] = {}
         self._comparables = Comparables(self.data)
@@ -284,7 +285,7 @@ class Concordance:
         return self._checked(link) if link is not None else None
 
     def _same_language(self, a: str, b: str) -> bool:
-        return self.index.edition(a).language == self.index.edition(b).language
+        return self._language(a) == self._language(b)
 
     def _approximate_link(self, edition: str, number: str, target: str) -> Link | None:
         # A table that names only the section (408.1i → 116, the special actions)
@@ -390,20 +391,25 @@ class Concordance:
             known = self._pairs.get((a, b))  # computed while this thread waited
             if known is not None:
                 return known
-            ids = [e.id for e in self.index.editions]
-            first, second = (a, b) if ids.index(a) < ids.index(b) else (b, a)  # newer first
+            first, second = self._newer_first(a, b)
             result = self._stored_pair(first, second) or self._compute_pair(first, second)
             # Published whole, the reverse first: a reader never sees half a pair.
             self._pairs[(second, first)] = _PairResult(result.backward, result.forward)
             self._pairs[(first, second)] = result
             return self._pairs[(a, b)]
 
+    def _newer_first(self, a: str, b: str) -> tuple[str, str]:
+        """The direction every pair is matched and stored in, whatever the asking."""
+        rank = self._rank
+        if not rank:
+            rank.update((e.id, i) for i, e in enumerate(self.index.editions))  # newest first
+        return (a, b) if rank[a] < rank[b] else (b, a)
+
     def _key(self, a: str, b: str) -> str | None:
         keys = self.index.keys
         if a not in keys or b not in keys:
             return None
-        ids = [e.id for e in self.index.editions]
-        first, second = (a, b) if ids.index(a) < ids.index(b) else (b, a)
+        first, second = self._newer_first(a, b)
         curated = self.data.digest if self.curated else "-"
         return pair_key(keys[first], keys[second], curated)
 
