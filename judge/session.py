@@ -397,18 +397,15 @@ class Judge:
         )
 
     def export(self, editions: Sequence[str] | None = None) -> ExportView:
-        """Every rule and glossary entry of `editions` (default: all), with counterparts."""
-        from judge.rules.concordance import counterparts_for
-
+        """Every rule and glossary entry of `editions` (default: all), with counterparts:
+        for each rule, the links `rule(...).counterparts` gives (`Concordance.links_of`)."""
         ids = list(editions) if editions else [ed.id for ed in self._index.editions]
         rows: list[dict[str, Any]] = []
         for eid in ids:
+            links = self.concordance.links_of(eid)
             for row in export.export_edition(self._index, eid):
                 if row["kind"] != "glossary":
-                    rule = self._index.edition(eid).rules[row["rule"]]
-                    row["counterparts"] = [
-                        link.to_dict() for link in counterparts_for(self.concordance, rule)
-                    ]
+                    row["counterparts"] = [link.to_dict() for link in links[row["rule"]]]
                 rows.append(row)
         return ExportView(tuple(rows))
 

@@ -16,7 +16,8 @@ do anyway by editing the ingested editions themselves.
 One file per edition, `<key>.json`, `key` being the hash of the edition's description,
 its documents and the code (`index.edition_key`). Four lines: a header (format, version,
 key, edition, counts, warnings, sections with text), the rule numbers with the place of
-each rule in the third line, the rules, and the rest of the edition. Opening the index reads
+each rule in the third line and what the concordance asks of each (`model.rule_facts`),
+the rules, and the rest of the edition. Opening the index reads
 the headers only; `EditionFile` reads one rule, or the whole edition. The name is not the
 only check: every read checks the header's format, version and key. Every value is
 type-checked while the dataclasses are rebuilt (strings, ints, booleans, the literal
@@ -59,14 +60,17 @@ from judge.rules.model import (
     Rule,
     Source,
     SourceFile,
+    rule_facts,
 )
 from judge.rules.numbers import NumberKind
 
 FORMAT = "judge-rules-cache"
-VERSION = 4  # 1-2: pickles of (editions, warnings); 3: one JSON file; 4: one per edition
+VERSION = 5  # 1-2: pickles of (editions, warnings); 3: one JSON file; 4: one per edition;
+# 5: each rule's facts (model.rule_facts) beside its number
 STALE_TMP_SECONDS = 300.0
 TMP_PREFIX = "rules-"
 
+_HEX = re.compile(r"[0-9a-f]*")
 _CACHE_NAME = re.compile(r"[0-9a-f]{64}\.(json|pickle)")
 _TMP_NAME = re.compile(r"(rules-|tmp)[A-Za-z0-9_]+\.tmp")
 
@@ -177,6 +181,8 @@ class EditionFile:
         self._numbers: dict[str, int] | None = None  # number -> its place
         self._spans: list[Any] = []  # offset and length of each rule, flat
         self._raw_cited: dict[str, Any] = {}
+        self._raw_facts = ""
+        self._facts: dict[str, int] | None = None
         self._start = 0
 
     def cited(self) -> dict[str, list[str]] | None:
@@ -187,6 +193,15 @@ class EditionFile:
             return {_str(k): _str(v).split("\n") for k, v in self._raw_cited.items()}
         except CacheInvalid:
             return None
+
+    def facts(self) -> dict[str, int] | None:
+        """Each rule's `rule_facts`, by number."""
+        numbers = self.numbers()
+        if numbers is None:
+            return None
+        if self._facts is None:
+            self._facts = {n: int(f, 16) for n, f in zip(numbers, self._raw_facts, strict=True)}
+        return self._facts
 
     def numbers(self) -> dict[str, int] | None:
         """Each rule number, in document order, with its place in the rules line."""
@@ -200,9 +215,12 @@ class EditionFile:
                 numbers = _str(data.get("numbers")).split("\n")
                 spans = _list(data.get("spans"))
                 cited = data.get("cited")
+                facts = _str(data.get("facts"))
                 if len(spans) != 2 * len(numbers) or type(cited) is not dict:
                     return None
-                self._spans, self._raw_cited = spans, cited
+                if len(facts) != len(numbers) or not _HEX.fullmatch(facts):
+                    return None
+                self._spans, self._raw_cited, self._raw_facts = spans, cited, facts
                 self._numbers = dict(zip(numbers, range(len(numbers)), strict=True))
             except (OSError, ValueError, TypeError, RecursionError, AttributeError):
                 return None
@@ -542,6 +560,8 @@ def write_edition(
         "numbers": "\n".join(edition.rules),
         "spans": spans,
         "cited": {k: "\n".join(v) for k, v in cited.items()},
+        # One hex digit per number: its `rule_facts`.
+        "facts": "".join(f"{f:x}" for f in rule_facts(edition.rules).values()),
     }
     rest = encode(key, [replace(edition, rules={})], warnings)
     data = b"\n".join(

@@ -169,6 +169,43 @@ def text_sections(rules: Mapping[str, Rule]) -> frozenset[str]:
     )
 
 
+# What the concordance asks of a rule of another edition, kept in the cache beside each rule
+# number (`rule_facts`) so that it reads no rule for it: bits of an int.
+HAS_TEXT = 1  # a rule or sub-rule with a text of its own (not a title, not a section)
+PRESENT = 2  # a text of its own, or a sub-rule that is present (a section)
+IN_FRENCH = 4  # rule.language == "fr"
+IN_ENGLISH = 8  # rule.language == "en"
+
+
+def has_text(rule: Rule) -> bool:
+    """A rule or sub-rule with a text of its own (not a title, not a section)."""
+    return not rule.title_only and rule.kind in ("rule", "subrule") and bool(rule.text.strip())
+
+
+def rule_facts(rules: Mapping[str, Rule]) -> dict[str, int]:
+    """The bits above for every rule of `rules`."""
+    present: dict[str, bool] = {}
+
+    def is_present(number: str) -> bool:
+        known = present.get(number)
+        if known is None:
+            rule = rules.get(number)
+            known = rule is not None and (
+                (not rule.title_only and bool(rule.text.strip()))
+                or any(is_present(child) for child in rule.children)
+            )
+            present[number] = known
+        return known
+
+    out = {}
+    for number, rule in rules.items():
+        language = {"fr": IN_FRENCH, "en": IN_ENGLISH}.get(rule.language or "", 0)
+        out[number] = (
+            (HAS_TEXT if has_text(rule) else 0) | (PRESENT if is_present(number) else 0) | language
+        )
+    return out
+
+
 def count_rules(rules: Mapping[str, Rule]) -> int:
     return sum(1 for r in rules.values() if r.kind in ("rule", "subrule") and r.paragraphs)
 
@@ -186,6 +223,8 @@ class Part(Protocol):
     def rule(self, number: str) -> Rule | None: ...
 
     def cited(self) -> dict[str, list[str]] | None: ...
+
+    def facts(self) -> Mapping[str, int] | None: ...
 
 
 class Body:
@@ -253,6 +292,14 @@ class LazyRules(Mapping[str, Rule]):
         if body.loaded or body.part is None:
             return None
         return body.part.numbers()
+
+    def facts(self) -> Mapping[str, int] | None:
+        """`rule_facts` of the edition as its cache keeps them, without reading its rules
+        (None once they are read: then ask the rules)."""
+        body = self.body
+        if body.loaded or body.part is None:
+            return None
+        return body.part.facts()
 
     def citers(self) -> dict[str, list[str]] | None:
         """Who cites what inside the edition, without reading its rules (None once read)."""

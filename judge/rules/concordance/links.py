@@ -12,7 +12,7 @@ Method = Literal["curated", "same_number", "title", "text", "translation"]
 METHODS: tuple[Method, ...] = ("curated", "same_number", "title", "text", "translation")
 
 # When several steps are composed, the method shown is the strongest claim made on the way.
-_METHOD_RANK: dict[str, int] = {
+METHOD_RANK: dict[str, int] = {
     "curated": 5,
     "text": 4,
     "title": 3,
@@ -21,7 +21,12 @@ _METHOD_RANK: dict[str, int] = {
 }
 
 
-@dataclass(frozen=True)
+# One exact link as a chain walks it: (to_rule, confidence, method, present); the editions
+# are the pair's. Plain tuples: an export walks 120,000 links, most of them never shown.
+Step = tuple[str, float, "Method", bool]
+
+
+@dataclass(frozen=True, slots=True)  # 100,000 of them in an export: slots halve their size
 class Link:
     """`from_rule` of `from_edition` corresponds to `to_rule` of `to_edition`.
 
@@ -58,6 +63,21 @@ class Link:
             self.moved,
             tuple(reversed(self.via)),
             self.approximate,
+        )
+
+    def with_present(self, present: bool) -> Link:
+        """The same link with `present` set (dataclasses.replace, 20 times faster)."""
+        return Link(
+            self.from_edition,
+            self.from_rule,
+            self.to_edition,
+            self.to_rule,
+            self.method,
+            self.confidence,
+            self.moved,
+            self.via,
+            self.approximate,
+            present,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -97,7 +117,7 @@ def path_method(methods: Iterable[Method], same_language: bool) -> Method:
     found = list(methods)
     if same_language:
         found = [m for m in found if m != "translation"] or ["same_number"]
-    return max(found, key=lambda m: _METHOD_RANK[m])
+    return max(found, key=lambda m: METHOD_RANK[m])
 
 
 def compose(path: Sequence[Link], score: float, same_language: bool, present: bool = True) -> Link:
@@ -115,3 +135,7 @@ def compose(path: Sequence[Link], score: float, same_language: bool, present: bo
         any(link.approximate for link in path),
         present,
     )
+
+
+def step_of(link: Link) -> Step:
+    return (link.to_rule, link.confidence, link.method, link.present)

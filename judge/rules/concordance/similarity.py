@@ -49,11 +49,6 @@ def bilingual_agreement(
     return (agree / total, total) if total else None
 
 
-def has_text(rule: Rule) -> bool:
-    """A rule or sub-rule with a text of its own (not a title, not a section)."""
-    return not rule.title_only and rule.kind in ("rule", "subrule") and bool(rule.text.strip())
-
-
 def language_of(rule: Rule, edition: Edition) -> str:
     return rule.language or edition.language
 

@@ -18,11 +18,10 @@ from judge.rules.concordance.similarity import (
     Candidate,
     comparable,
     greedy,
-    has_text,
     language_of,
     section_of,
 )
-from judge.rules.model import Edition, Rule
+from judge.rules.model import Edition, Rule, has_text
 from judge.rules.numbers import kind_of
 
 # Thresholds (rapidfuzz scores, 0–100).

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from judge.rules.concordance.curated import CuratedData
 from judge.rules.concordance.links import Link, make_link
-from judge.rules.concordance.similarity import bilingual_agreement, has_text, language_of
+from judge.rules.concordance.similarity import bilingual_agreement, language_of
 from judge.rules.concordance.texts import TEXT_MIN, Comparables
-from judge.rules.model import Edition, Rule
+from judge.rules.model import Edition, Rule, has_text
 
 
 def check_translation_pair(A: Edition, B: Edition, data: CuratedData) -> bool:
