@@ -32,7 +32,7 @@ EDITIONS = {
     "en-2013-07-11.docx": (2074, 478),  # all (the .txt twin has DOS lines: Dandân, Æther)
     "en-2024-03-08.pdf": (3094, 675),  # all
     "en-2012-07-01.pdf": (2025, 465),  # 206.2: the .txt twin has no ™ after Exodus
-    "en-2006-07-15.pdf": (1035, 348),  # 3 glossary entries: terms at a page top, see README
+    "en-2006-07-15.pdf": (1035, 351),  # all
 }
 
 
@@ -95,6 +95,15 @@ def test_same_rules_as_the_text_twin(name: str) -> None:
     print(f"{name}: {same}/{len(theirs)} règles, {g_same}/{len(g_theirs)} entrées de glossaire")
     assert same >= rules_min
     assert g_same >= glossary_min
+
+
+def test_pdf_2006_glossary_is_the_twins() -> None:
+    """2006 has no bold terms: a term at a page top after an unfinished list ("…, Urza’s",
+    then "Landcycling"), and an indented paragraph after a definition's first line
+    ("… and so on)." then "If two or more legendary…"), are found by their geometry."""
+    doc, twin = _parsed("en-2006-07-15.pdf"), _parsed("en-2006-07-15.txt")
+    assert _glossary(doc, True) == _glossary(twin, True)
+    assert _rules(doc, True) == _rules(twin, True)
 
 
 def test_word_2025_is_identical_without_folding() -> None:

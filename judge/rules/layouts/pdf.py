@@ -186,16 +186,22 @@ class _Page:
             soft_marks=sum(ln.soft for ln in lines) > 0.3 * len(lines),
         )
 
-    def wraps(self, prev: _Line, line: _Line, head: _Line) -> bool:
-        """Whether `line` continues the paragraph `prev` belongs to (`head` its first line)."""
+    def wraps(self, prev: _Line, line: _Line, head: _Line, after: _Line | None) -> bool:
+        """Whether `line` continues the paragraph `prev` belongs to (`head` its first line,
+        `after` the line after `line`)."""
         if line.bold != prev.bold:
             return False
         gap = prev.last_baseline - line.baseline
         if prev.page == line.page and gap >= self.pitch * _LINE_PITCH:
             return False
         # A hanging indent (the rule number's line, then indented lines) is one paragraph;
-        # a line indented past a continuation line starts a new one.
-        if prev is not head and line.left >= prev.left + _INDENT_MIN:
+        # a line indented past a continuation line starts a new one, and so does one
+        # indented past a finished sentence that is not a rule's (2006's glossary:
+        # "Legendary is a supertype … and so on)." then an indented paragraph).
+        if line.left >= prev.left + _INDENT_MIN and (
+            prev is not head
+            or (prev.text.endswith(_SENTENCE_ENDS) and not _STARTS_RE.match(head.text))
+        ):
             return False
         if _EXAMPLE_RE.match(line.text) or (
             _STARTS_RE.match(line.text) and prev.text.endswith(_SENTENCE_ENDS)
@@ -203,11 +209,21 @@ class _Page:
             return False
         # At a page top, after a finished sentence, a short line without an end of its own
         # is a heading or a glossary term (2006: "Distribute"), not the end of a paragraph.
+        # So is one after an unfinished list when the line after it starts at the same place
+        # and is no rule (2006: "…, Urza’s", then the term "Landcycling" and its definition).
         if (
             prev.page != line.page
-            and prev.text.endswith(_SENTENCE_ENDS)
             and not line.text.endswith(_SENTENCE_ENDS)
             and line.right - self.margin_left < (self.margin_right - self.margin_left) / 2
+            and (
+                prev.text.endswith(_SENTENCE_ENDS)
+                or (
+                    after is not None
+                    and after.page == line.page
+                    and abs(after.left - line.left) < 1.0
+                    and not _STARTS_RE.match(after.text)
+                )
+            )
         ):
             return False
         if self.soft_marks and prev.soft:
@@ -226,8 +242,9 @@ def _paragraphs(lines: list[_Line]) -> list[_Para]:
     current = [lines[0].text]
     head = lines[0]
     above: float | None = None
-    for prev, line in itertools.pairwise(lines):
-        if page.wraps(prev, line, head):
+    for i, (prev, line) in enumerate(itertools.pairwise(lines)):
+        after = lines[i + 2] if i + 2 < len(lines) else None
+        if page.wraps(prev, line, head, after):
             current.append(line.text)
             continue
         out.append((_join(current), prev.bold, head.left >= indent, above))
