@@ -647,10 +647,12 @@ def open_judge(home: Path | None = None) -> Judge:
     return Judge(load_index(home=home), home)
 
 
-def prepare(home: Path | None = None) -> None:
+def prepare(home: Path | None = None, parsed: Sequence[store.Parsed] = ()) -> None:
     """Build what the next command reads after a change of the store: each edition's parsed
-    cache and the concordance of the pairs the new editions take part in."""
-    with open_judge(home) as judge:
+    cache (from `parsed`, the editions just ingested, when they are still those stored) and
+    the concordance of the pairs the new editions take part in."""
+    given = {p.meta.id: p for p in parsed}
+    with Judge(load_index(home=home, parsed=given), home) as judge:
         judge.concordance.warm()
 
 
@@ -697,7 +699,7 @@ def ingest(
     result = store.ingest(
         path, edition, layout, replace=replace, home=home, reserved=_shipped_ids()
     )
-    prepare(home)
+    prepare(home, [result.parsed] if result.parsed else [])
     ed = result.edition
     return IngestView(
         ed.id, ed.rule_count, len(ed.glossary), result.folder, result.replaced, result.warnings
@@ -721,6 +723,7 @@ def ingest_many(
     found = store.document_paths(paths)
     reserved = _shipped_ids()
     done: dict[str, str] = {}  # edition id -> the file of this batch it came from
+    parsed: list[store.Parsed] = []
     out: list[IngestOutcome] = []
     for i, (path, problem) in enumerate(found, 1):
         shown = display_name(path)
@@ -738,6 +741,8 @@ def ingest_many(
             continue
         ed = result.edition
         done[ed.id] = shown
+        if result.parsed is not None:
+            parsed.append(result.parsed)
         out.append(
             IngestOutcome(
                 shown,
@@ -752,7 +757,7 @@ def ingest_many(
             )
         )
     if done:
-        prepare(home)
+        prepare(home, parsed)
     return tuple(out)
 
 

@@ -9,7 +9,7 @@ import json
 import re
 import threading
 import tomllib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -418,11 +418,14 @@ def load_index(
     corpus_dir: Path | None = None,
     home: Path | None = None,
     use_cache: bool = True,
+    parsed: Mapping[str, store.Parsed] | None = None,
 ) -> RuleIndex:
     """The shipped corpus plus the user's ingested editions. Each edition's parsed form is
     cached on its own, keyed by its documents and this code: an edition is parsed once, and
     opening the index reads only the header of each cache file (the rules of an edition are
-    read the first time something asks for them)."""
+    read the first time something asks for them). `parsed`: editions `judge ingest` has
+    just parsed, cached as they are when their description and document are the stored
+    ones (rather than parsed a second time)."""
     corpus = corpus_dir or CORPUS_DIR
     entries = [(m, corpus) for m in manifest_metas(corpus)]
     warnings: list[str] = []
@@ -451,7 +454,7 @@ def load_index(
             warnings.extend(header.warnings)
         else:
             parse_warnings: list[str] = []
-            ed = _parse_one(meta, root, parse_warnings)
+            ed = _just_parsed(parsed, meta, root, seen) or _parse_one(meta, root, parse_warnings)
             warnings.extend(parse_warnings)
             if ed is None:
                 continue
@@ -467,6 +470,22 @@ def load_index(
     if seen != before:
         rules_cache.publish(folder / _SEEN, json.dumps(seen).encode())
     return RuleIndex(editions, warnings)
+
+
+def _just_parsed(
+    parsed: Mapping[str, store.Parsed] | None,
+    meta: EditionMeta,
+    root: Path,
+    seen: dict[str, list[Any]],
+) -> Edition | None:
+    """The edition `judge ingest` has just parsed for `meta`, when its description and its
+    document's bytes (hashed by `edition_key` into `seen`) are those stored: parsing the
+    stored copy again would give the same edition."""
+    given = parsed.get(meta.id) if parsed else None
+    if given is None or given.meta != meta or len(meta.sources) != 1:
+        return None
+    known = seen.get(str(root / meta.sources[0].file))
+    return given.edition if known is not None and known[2] == given.digest else None
 
 
 def _given(ed: Edition) -> Callable[[], Edition]:

@@ -18,6 +18,7 @@ import contextlib
 import datetime
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -382,6 +383,19 @@ class IngestResult:
     folder: Path
     replaced: bool
     warnings: tuple[str, ...] = ()
+    parsed: Parsed | None = None
+
+
+@dataclass(frozen=True)
+class Parsed:
+    """An edition as `ingest` parsed it, from a document whose bytes hash to `digest`
+    (SHA-256, hex): what opening the index would parse again from the stored copy, the same
+    bytes under the same description (`meta`). `load_index` caches it instead when both
+    still hold (tests/cli/test_ingest_batch.py checks the two parses agree)."""
+
+    meta: EditionMeta
+    digest: str
+    edition: Edition
 
 
 def _derive_id(language: str, date: str | None, file: str) -> str:
@@ -548,7 +562,8 @@ def ingest(
         except OSError as exc:
             action = f"Importation de {shown} impossible"
             raise StoreError.from_os_error(exc, action, root) from None
-    return IngestResult(edition, root / eid, replaced=replaced, warnings=tuple(warnings))
+    parsed = Parsed(meta, hashlib.sha256(data).hexdigest(), edition)
+    return IngestResult(edition, root / eid, replaced, tuple(warnings), parsed)
 
 
 def _publish(root: Path, meta: EditionMeta, data: bytes, replace: bool) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +13,11 @@ import pytest
 
 from judge import ingest_many
 from judge.cli import main
+from judge.rules import index as index_module
 from judge.rules import store
+from judge.rules.edition import EditionMeta
 from judge.rules.index import load_index
+from judge.rules.model import Edition, LazyRules
 from tests.conftest import EN_FILES, require_corpus_en
 from tests.rules.test_store import MINI, snapshot
 
@@ -192,3 +196,35 @@ def test_the_english_editions_as_a_folder(
     assert all(d["rules"] > 1000 for d in data)
     assert main(["rule", "420.5e", "--edition", "en-2008-07-15"]) == 0
     assert "legendary permanents" in capsys.readouterr().out
+
+
+def test_each_document_is_parsed_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`judge ingest` caches the editions it parsed to check them, instead of parsing the
+    stored copies again: what opening the store then reads is what a new parse gives."""
+    require_corpus_en()
+    archive = EN_FILES["en-2011-09-30"].parent / "archive"
+    docs = [archive / n for n in ("en-2003-03-15.txt", "en-2006-07-15.pdf", "en-2013-07-11.docx")]
+    docs.append(Path(__file__).resolve().parents[1] / "rules/data/regles-titres-paragraphes.html")
+    home = tmp_path / "home"
+    parsed_again: list[str] = []
+    parse = index_module.parse_edition
+
+    def counted(meta: EditionMeta, root: Path) -> Edition:
+        parsed_again.append(meta.id)
+        return parse(meta, root)
+
+    monkeypatch.setattr(index_module, "parse_edition", counted)
+    outcomes = ingest_many(docs, home=home)
+    ids = [o.edition for o in outcomes if o.ok]
+    assert len(ids) == len(docs), [o.error for o in outcomes]
+    assert [eid for eid in parsed_again if eid in ids] == []
+    cached, fresh = load_index(home=home), load_index(home=home, use_cache=False)
+    assert sorted(eid for eid in parsed_again if eid in ids) == sorted(ids)  # `fresh` parsed
+    for eid in ids:
+        a, b = cached.edition(eid), fresh.edition(eid)
+        assert isinstance(a.rules, LazyRules) and a.rules.facts() is not None  # from its cache
+        assert dict(a.rules.items()) == dict(b.rules.items())
+        assert (list(a.glossary), list(a.issues)) == (list(b.glossary), list(b.issues))
+        assert replace(a, rules={}, glossary=(), issues=()) == replace(
+            b, rules={}, glossary=(), issues=()
+        )
