@@ -42,7 +42,7 @@ from judge.rules.numbers import sort_key
 DIES_KEYWORDS = MappingProxyType({"persist": "-1/-1", "undying": "+1/+1"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Trigger:
     """A triggered ability put on the stack after the state-based actions."""
 

@@ -22,6 +22,7 @@ from judge.engine.state import (
     Snapshot,
     StackItem,
     cyclic_gc_paused,
+    evolve,
 )
 from judge.engine.vocabulary import CHOICE_FIELDS, RulesetName, choice_key
 from judge.fr import RULESET_WITHOUT_CHOICES, RULESET_WITHOUT_VARIANT_ACTIONS, UNMODELLED_RULES
@@ -135,7 +136,7 @@ def _put_on_stack(board: Board, waiting: list[Trigger], after: int) -> tuple[Boa
     ordered = sorted(
         waiting, key=lambda t: (rank.get(t.controller, 99), t.source, t.ability, t.object or "")
     )
-    placed = [replace(t, after_pass=after) for t in ordered]
+    placed = [evolve(t, {"after_pass": after}) for t in ordered]
     items = tuple(StackItem(t.source, t.ability, t.controller) for t in placed)
     return replace(board, stack=board.stack + items), placed
 
