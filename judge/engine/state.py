@@ -472,35 +472,49 @@ class Snapshot:
 T = TypeVar("T")
 
 
+def copier(cls: type[T]) -> Callable[[T, Mapping[str, object]], T]:
+    """`evolve` for one slotted class, its copy written out field by field (one slot
+    descriptor call per field: about three times faster than a loop over `__slots__` with
+    getattr and `object.__setattr__`, which counts for 10,000 permanents a pass). Made once
+    per class, at import."""
+    slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
+    env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
+    setters: dict[str, Callable[[object, object], None]] = {}
+    for i, name in enumerate(slots):
+        env[f"_s{i}"] = setters[name] = getattr(cls, name).__set__
+    body = "".join(f"    _s{i}(new, obj.{name})\n" for i, name in enumerate(slots))
+    exec(f"def copy(obj):\n    new = _new(_cls)\n{body}    return new\n", env)
+    copy: Callable[[T], T] = env["copy"]
+
+    def evolve_one(obj: T, changes: Mapping[str, object]) -> T:
+        new = copy(obj)
+        for name, value in changes.items():
+            setters[name](new, value)
+        return new
+
+    return evolve_one
+
+
+_EVOLVERS: Mapping[type, Callable[[Any, Mapping[str, object]], Any]] = MappingProxyType(
+    {cls: copier(cls) for cls in (Permanent, OtherObject, Player)}
+)
+
+
 def evolve(obj: T, changes: Mapping[str, object]) -> T:
     """`dataclasses.replace` without re-running `__init__` over every field (the board's
     slotted dataclasses are frozen and have no `__post_init__`)."""
-    copy, setters = _copier(type(obj))
-    new: T = copy(obj)
+    fast = _EVOLVERS.get(type(obj))
+    if fast is not None:
+        new: T = fast(obj, changes)
+        return new
+    cls = type(obj)
+    new = object.__new__(cls)
+    setter = object.__setattr__
+    for name in cls.__slots__:  # type: ignore[attr-defined]
+        setter(new, name, getattr(obj, name))
     for name, value in changes.items():
-        setters[name](new, value)
+        setter(new, name, value)
     return new
-
-
-_Copier: TypeAlias = tuple[Callable[[Any], Any], Mapping[str, Callable[[Any, object], None]]]
-_COPIERS: dict[type, _Copier] = {}
-
-
-def _copier(cls: type) -> _Copier:
-    """A copy function written out field by field for a slotted class (one slot descriptor
-    call per field: about three times faster than a loop over `__slots__` with getattr and
-    `object.__setattr__`, which matters for 10,000 permanents a pass), and each slot's setter."""
-    made = _COPIERS.get(cls)
-    if made is None:
-        slots: tuple[str, ...] = cls.__slots__  # type: ignore[attr-defined]
-        env: dict[str, Any] = {"_new": object.__new__, "_cls": cls}
-        setters = {}
-        for i, name in enumerate(slots):
-            env[f"_s{i}"] = setters[name] = getattr(cls, name).__set__
-        body = "".join(f"    _s{i}(new, obj.{name})\n" for i, name in enumerate(slots))
-        exec(f"def copy(obj):\n    new = _new(_cls)\n{body}    return new\n", env)
-        made = _COPIERS[cls] = (env["copy"], MappingProxyType(setters))
-    return made
 
 
 @contextmanager
