@@ -4,7 +4,9 @@ checks see are the printed ones (or the stated ones), then layer 2 (control), 6 
 
 Within a layer, effects apply in timestamp order (613.7) unless one depends on another
 (613.8): a layer-6 effect that removes every ability of another effect's source applies
-first, and the other no longer exists. A static effect applies only while its source is on
+first, and the other no longer exists; in layer 2, a change of control that would change
+what a "you" or "opponents" effect applies to applies before it. A dependent effect waits
+for what it depends on and applies right after; a loop keeps timestamp order (613.8b). A static effect applies only while its source is on
 the battlefield (611.3a): when its source leaves, the effect ends, and the explanation says so.
 
 Nothing here changes the board: `apply_layers` returns the permanents as the checks see them
@@ -299,33 +301,67 @@ class _Layers:
             by_layer[e.layer].append(e)
         for layer in LAYERS:
             effects = sorted(by_layer[layer], key=self.timestamp)
-            if layer == "6":
-                effects = self.dependency_order(effects)
             if layer == "7c":
                 self.modify_all(effects)
+            elif layer in ("2", "6") and any(self.may_depend(layer, e) for e in effects):
+                self.apply_with_dependencies(layer, effects)
             else:
                 for e in effects:
                     self.apply(layer, e)
             if layer == "7b":
                 self.counters()
 
-    def dependency_order(self, effects: Sequence[ContinuousEffect]) -> list[ContinuousEffect]:
-        """613.8: an effect that removes every ability from another effect's source applies
-        first (the other depends on it); otherwise, timestamp order."""
-        removers = [e for e in effects if ALL_ABILITIES in e.remove_abilities]
-        if not removers:
-            return list(effects)
+    # --- 613.8: dependency -------------------------------------------------------------
 
-        def depends(a: ContinuousEffect) -> bool:
-            src = self.work.get(a.source)
-            return (
-                a.kind != "resolved"
-                and src is not None
-                and any(r is not a and self.exists(r) and self.matches(r, src) for r in removers)
-            )
+    @staticmethod
+    def may_depend(layer: str, e: ContinuousEffect) -> bool:
+        """Whether another effect of `layer` can be one that `e` depends on (layer 6: a
+        removal of every ability can end it) or that depends on `e` (layer 2: a change of
+        control can change what a "you" or "opponents" effect applies to)."""
+        if layer == "6":
+            return ALL_ABILITIES in e.remove_abilities
+        return e.kind == "static" and e.affects.controller != "any"
 
-        first = [e for e in effects if not depends(e)]
-        return first + [e for e in effects if depends(e)]
+    def depends(self, layer: str, b: ContinuousEffect, a: ContinuousEffect) -> bool:
+        """613.8a: whether `b` depends on `a`, both in `layer` and not applied yet: applying
+        `a` would change whether `b` exists (6: `a` removes every ability of `b`'s source)
+        or what `b` applies to (2: `a` changes the controller of a permanent `b` looks at,
+        or of `b`'s source). A resolved effect is locked to its objects: it depends on
+        nothing; a characteristic-defining ability is not in these layers."""
+        if b.kind == "resolved" or not self.exists(a) or not self.exists(b):
+            return False
+        if layer == "6":
+            src = self.work.get(b.source)
+            return ALL_ABILITIES in a.remove_abilities and src is not None and self.matches(a, src)
+        if b.affects.controller == "any" or a.control is None:
+            return False
+        moved = [w for w in self.targets(a) if w.controller != a.control]
+        if not moved:
+            return False
+        before = [w.perm.id for w in self.targets(b)]
+        saved = [w.controller for w in moved]
+        for w in moved:
+            w.controller = a.control
+        after = [w.perm.id for w in self.targets(b)]
+        for w, controller in zip(moved, saved, strict=True):
+            w.controller = controller
+        return before != after
+
+    def apply_with_dependencies(self, layer: str, effects: Sequence[ContinuousEffect]) -> None:
+        """613.8b–c: the effects in timestamp order, except that an effect waits until the
+        effects it depends on have applied, and applies right after them; what depends on
+        what is judged again after each application. In a dependency loop, the loop's
+        effects apply in timestamp order."""
+        remaining = list(effects)  # in timestamp order
+        while remaining:
+            waits = {
+                b.id: [a for a in remaining if a is not b and self.depends(layer, b, a)]
+                for b in remaining
+            }
+            free = [e for e in remaining if not waits[e.id]]
+            chosen = free[0] if free else _first_in_loop(remaining, waits)
+            remaining.remove(chosen)
+            self.apply(layer, chosen)
 
     def apply(self, layer: str, e: ContinuousEffect) -> None:
         if not self.exists(e):
@@ -447,16 +483,35 @@ class _Layers:
         return out, works
 
     def context(self) -> _Context | None:
-        """What this application depends on besides each permanent (None when a
-        characteristic-defining ability counts other objects: never reused)."""
+        """What this application depends on besides each permanent (None, never reused, when
+        a characteristic-defining ability counts other objects, or when a change of control
+        may decide the order of layer 2 through any permanent: 613.8)."""
         effects = self.board.continuous_effects
-        if any(e.layer == "7a" for e in effects):
+        if any(e.layer == "7a" or (e.layer == "2" and self.may_depend("2", e)) for e in effects):
             return None
         sources: list[object] = []
         for e in effects:
             src = self.work.get(e.source)
             sources.append(src.perm if src is not None else self.other(e.source))
         return effects, tuple(sources)
+
+
+def _first_in_loop(
+    remaining: Sequence[ContinuousEffect], waits: Mapping[str, Sequence[ContinuousEffect]]
+) -> ContinuousEffect:
+    """The earliest effect that depends, through others, on itself (613.8b: the loop's
+    effects apply in timestamp order). Every effect waits for another here, so one exists."""
+    for e in remaining:
+        seen: set[str] = set()
+        todo = list(waits[e.id])
+        while todo:
+            a = todo.pop()
+            if a.id == e.id:
+                return e
+            if a.id not in seen:
+                seen.add(a.id)
+                todo.extend(waits[a.id])
+    return remaining[0]
 
 
 def _control(self: _Layers, e: ContinuousEffect, w: _Work) -> None:
