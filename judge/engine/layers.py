@@ -6,8 +6,10 @@ Within a layer, effects apply in timestamp order (613.7) unless one depends on a
 (613.8): a layer-6 effect that removes every ability of another effect's source applies
 first, and the other no longer exists; in layer 2, a change of control that would change
 what a "you" or "opponents" effect applies to applies before it. A dependent effect waits
-for what it depends on and applies right after; a loop keeps timestamp order (613.8b). A static effect applies only while its source is on
-the battlefield (611.3a): when its source leaves, the effect ends, and the explanation says so.
+for what it depends on and applies right after; a loop keeps timestamp order (613.8b).
+
+A static effect applies only while its source is on the battlefield (611.3a): when its
+source leaves, the effect ends, and the explanation says so.
 
 Nothing here changes the board: `apply_layers` returns the permanents as the checks see them
 and, for the explanations, where each toughness comes from (`Origin`). Between two passes
