@@ -236,7 +236,10 @@ def resolve(
     rs = ruleset_of(board, ruleset)
     with cyclic_gc_paused():
         run = _Run(board, rs)
-        return run.resolution(run.loop(max_passes))
+        res = run.resolution(run.loop(max_passes))
+        # Freed while the collector still sleeps: the passes' snapshots never get scanned.
+        del run
+    return res
 
 
 _Step: TypeAlias = Literal["next", "loop", "done"]
