@@ -301,6 +301,28 @@ class SandboxView:
         return replace(self, resolution=replace(res, warnings=(*res.warnings, message)))
 
 
+@dataclass(frozen=True)
+class RulesetView:
+    """A ruleset the sandbox can run: its name (what `Judge.ruleset`, `--ruleset` and a board's
+    `ruleset` field accept), its French label, the edition whose rules it follows and quotes,
+    that edition's language, and whether it is one of the shipped rulesets."""
+
+    name: str
+    label: str
+    edition: str
+    language: str
+    shipped: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "label": self.label,
+            "edition": self.edition,
+            "language": self.language,
+            "shipped": self.shipped,
+        }
+
+
 # --- the façade ------------------------------------------------------------------------------
 
 
@@ -313,6 +335,8 @@ class Judge:
         self._lock = threading.RLock()
         self._concordance: Concordance | None = None
         self._searcher: Searcher | None = None
+        self._rulesets: dict[str, Ruleset] = {}  # edition id -> its ruleset, built once
+        self._ruleset_views: tuple[RulesetView, ...] | None = None
 
     # -- the store --
 
@@ -582,23 +606,54 @@ class Judge:
 
     def ruleset(self, name: str) -> Ruleset:
         """A shipped ruleset by its name, or the ruleset of an edition of this store that holds
-        rule 704 or 420 (`ruleset_from_edition`); UnknownRuleset (a BoardError) otherwise."""
-        from judge.engine import (
-            RULESETS,
-            UnknownRuleset,
-            has_state_based_actions,
-            ruleset_from_edition,
-        )
+        rule 704 or 420 (`ruleset_from_edition`, built once); UnknownRuleset (a BoardError,
+        `field="ruleset"`) for a name that is neither, whose `known` lists `ruleset_names()`;
+        a BoardError for an edition without rule 704 or 420."""
+        from judge.engine import RULESETS, UnknownRuleset, ruleset_from_edition
 
         if name in RULESETS:
             return RULESETS[name]
-        if self.has_edition(name):
-            return ruleset_from_edition(self.edition(name))
-        known = [e.id for e in self._index.editions if has_state_based_actions(e)]
-        raise UnknownRuleset(name, tuple(dict.fromkeys([*RULESETS, *known])))
+        if not self.has_edition(name):
+            raise UnknownRuleset(name, self.ruleset_names())
+        with self._lock:
+            built = self._rulesets.get(name)
+            if built is None:
+                built = self._rulesets[name] = ruleset_from_edition(self.edition(name))
+            return built
+
+    def rulesets(self) -> tuple[RulesetView, ...]:
+        """Every ruleset this store can run, for a choice in the app: the shipped ones, then
+        each edition holding rule 704 or 420 (English included), in the index's order."""
+        from judge.engine import RULESETS, has_state_based_actions
+        from judge.fr import EDITION_RULESET_LABEL, RULESET_LABELS
+
+        with self._lock:
+            if self._ruleset_views is None:
+                views = [
+                    RulesetView(r.name, RULESET_LABELS[r.name], r.edition, "fr", True)
+                    for r in RULESETS.values()
+                ]
+                views += [
+                    RulesetView(
+                        e.id, EDITION_RULESET_LABEL.format(edition=e.id), e.id, e.language, False
+                    )
+                    for e in self._index.editions
+                    if e.id not in RULESETS and has_state_based_actions(e)
+                ]
+                self._ruleset_views = tuple(views)
+            return self._ruleset_views
+
+    def ruleset_names(self) -> tuple[str, ...]:
+        """The names `ruleset()` accepts (`rulesets()`, by name)."""
+        return tuple(v.name for v in self.rulesets())
 
     def resolve(self, board: Board | LoadedBoard, ruleset: str | None = None) -> SandboxView:
-        return self.quote(resolve_board(board, self.ruleset(ruleset) if ruleset else None))
+        """The state-based actions of `board` under `ruleset`, default the board's own `ruleset`
+        field (a shipped ruleset or an edition of this store), quoted from its edition."""
+        from judge.engine import LoadedBoard
+
+        plain = board.board if isinstance(board, LoadedBoard) else board
+        return self.quote(resolve_board(board, self.ruleset(ruleset or plain.ruleset)))
 
     def quote(self, view: SandboxView) -> SandboxView:
         """The same resolution, explained with the texts of this generation's editions."""
@@ -665,7 +720,8 @@ def gallery() -> dict[str, Path]:
 def resolve_board(board: Board | LoadedBoard, ruleset: str | Ruleset | None = None) -> SandboxView:
     """The state-based actions of `board` under `ruleset` (a shipped ruleset's name, a Ruleset
     from `Judge.ruleset`, default: the board's own), without quotes (`Judge.quote` adds
-    them). A loaded board's warnings come first."""
+    them). A loaded board's warnings come first. A board whose `ruleset` names an edition
+    needs the store: `Judge.resolve` (or pass `Judge.ruleset(board.ruleset)`)."""
     from judge.engine import LoadedBoard, find_ruleset, no_rule_text, resolve
 
     warnings: tuple[str, ...] = ()

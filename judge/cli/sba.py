@@ -1,5 +1,6 @@
 """`judge sba BOARD [--ruleset fr-2024|fr-pre2009|EDITION] [--json]`: perform the state-based
-actions on a board file and explain each one by quoting its rule."""
+actions on a board file and explain each one by quoting its rule. The ruleset is the option's,
+else the board's own `ruleset` field; either may name an edition of the store."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from judge.cli.rules import print_json
 from judge.fr import RULESET_LABELS
 
 if TYPE_CHECKING:
-    from judge import BoardError
+    from judge import BoardError, Ruleset
 
 
 def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -59,13 +60,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"Erreur : {unknown_board_message(args.board)}", file=sys.stderr)
         return 2
     judge = None
+    rs: str | Ruleset | None = ruleset
     try:
         if ruleset is not None and ruleset not in RULESETS:
             # An edition's ruleset: the rule index is needed to build it.
             judge = open_judge()
             rs = judge.ruleset(ruleset)
         loaded = load_board_file(board)
-        view = resolve_board(loaded, rs if judge is not None else ruleset)
     except UnknownRuleset as exc:
         known = ", ".join(exc.known)
         print(f"Erreur : --ruleset « {exc.name} » inconnu (valeurs : {known})", file=sys.stderr)
@@ -75,6 +76,32 @@ def run(args: argparse.Namespace) -> int:
         return 2
     except JudgeError as exc:
         print(f"Erreur : --ruleset « {ruleset} » : {exc.message}", file=sys.stderr)
+        return 2
+    own = loaded.board.ruleset
+    if ruleset is None and own not in RULESETS:
+        # The board's own `ruleset` names an edition: looked up in the store.
+        try:
+            judge = open_judge()
+            rs = judge.ruleset(own)
+        except UnknownRuleset as exc:
+            known = ", ".join(exc.known)
+            print(
+                f"Erreur dans le plateau {board} : champ « ruleset » : jeu de règles « {own} » "
+                f"inconnu : ni un jeu de règles livré ni une édition de l'index qui contient la "
+                f"règle 704 ou 420 (valeurs : {known})",
+                file=sys.stderr,
+            )
+            return 2
+        except JudgeError as exc:
+            print(
+                f"Erreur dans le plateau {board} : champ « ruleset » : {exc.message}",
+                file=sys.stderr,
+            )
+            return 2
+    try:
+        view = resolve_board(loaded, rs)
+    except BoardError as exc:  # a stated choice that contradicts the rules
+        print(f"Erreur{_where(exc, board)} : {exc.message}", file=sys.stderr)
         return 2
     try:
         view = (judge or open_judge()).quote(view)

@@ -4,16 +4,22 @@ checks see are the printed ones (or the stated ones), then layer 2 (control), 6 
 
 Within a layer, effects apply in timestamp order (613.7) unless one depends on another
 (613.8): a layer-6 effect that removes every ability of another effect's source applies
-first, and the other no longer exists. A static effect applies only while its source is on
-the battlefield (611.3a): when its source leaves, the effect ends, and the explanation says so.
+first, and the other no longer exists; in layer 2, a change of control that would change
+what a "you" or "opponents" effect applies to applies before it. A dependent effect waits
+for what it depends on and applies right after; a loop keeps timestamp order (613.8b).
+
+A static effect applies only while its source is on the battlefield (611.3a): when its
+source leaves, the effect ends, and the explanation says so.
 
 Nothing here changes the board: `apply_layers` returns the permanents as the checks see them
-and, for the explanations, where each toughness comes from (`Origin`)."""
+and, for the explanations, where each toughness comes from (`Origin`). Between two passes
+most permanents are the same objects under the same effects: the next application starts
+from the previous one and works out again only the permanents that changed (`Layered`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from judge.engine.state import Board, ContinuousEffect, Permanent, TriggeredAbility, evolve
@@ -70,30 +76,34 @@ def needs_layers(board: Board) -> bool:
 def _start(p: Permanent) -> _Work:
     """The characteristics before any effect: the printed ones where stated, else the stated
     current ones."""
-    w = _Work(
-        perm=p,
-        controller=p.controller,
-        types=p.types,
-        subtypes=p.subtypes,
-        colors=p.colors,
-        keywords=p.keywords,
-        triggered=p.triggered_abilities,
-        power=p.power,
-        toughness=p.toughness,
-        counters_in_base=True,
-    )
     pr = p.printed
-    keys = pr.keys if pr is not None else frozenset()
-    if pr is not None:
-        w.types = pr.types if "types" in keys else w.types
-        w.subtypes = pr.subtypes if "subtypes" in keys else w.subtypes
-        w.colors = pr.colors if "colors" in keys else w.colors
-        w.keywords = pr.keywords if "keywords" in keys else w.keywords
-        if "triggered_abilities" in keys:
-            w.triggered = pr.triggered_abilities
-        if "power" in keys:
-            w.power = pr.power if pr.power is not None else 0
-    if pr is not None and "toughness" in keys:
+    if pr is None:
+        return _Work(
+            p,
+            p.controller,
+            p.types,
+            p.subtypes,
+            p.colors,
+            p.keywords,
+            p.triggered_abilities,
+            p.power,
+            p.toughness,
+            True,
+        )
+    keys = pr.keys
+    w = _Work(
+        p,
+        p.controller,
+        pr.types if "types" in keys else p.types,
+        pr.subtypes if "subtypes" in keys else p.subtypes,
+        pr.colors if "colors" in keys else p.colors,
+        pr.keywords if "keywords" in keys else p.keywords,
+        pr.triggered_abilities if "triggered_abilities" in keys else p.triggered_abilities,
+        (pr.power if pr.power is not None else 0) if "power" in keys else p.power,
+        p.toughness,
+        True,
+    )
+    if "toughness" in keys:
         w.toughness = 0 if pr.toughness is None else pr.toughness
         w.counters_in_base = False
         w.touched = True
@@ -112,20 +122,76 @@ def _base_part(p: Permanent) -> str | None:
     return None if p.toughness is None else f"{p.toughness} indiquée par le plateau"
 
 
-class _Layers:
-    """One application of every continuous effect of a board."""
+def _origin(w: _Work) -> Origin:
+    base = _base_part(w.perm) if w.base_shown else None
+    parts = tuple(w.parts) if base is None else (base, *w.parts)
+    return Origin(parts, tuple(dict.fromkeys(w.ended)))
 
-    def __init__(self, board: Board) -> None:
+
+class _Origins(Mapping[str, Origin]):
+    """Where each touched permanent's toughness comes from, made when first asked for (the
+    checks explain only the few permanents they report)."""
+
+    def __init__(self, works: Mapping[str, _Work]) -> None:
+        self._works = works
+        self._made: dict[str, Origin] = {}
+
+    def __getitem__(self, pid: str) -> Origin:
+        made = self._made.get(pid)
+        if made is None:
+            made = self._made[pid] = _origin(self._works[pid])
+        return made
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._works)
+
+    def __len__(self) -> int:
+        return len(self._works)
+
+
+# What an application's result depends on besides each permanent itself: the effects, and
+# each source as it was given (a permanent, or the name and owner of an object elsewhere).
+_Context = tuple[tuple[ContinuousEffect, ...], tuple[object, ...]]
+
+
+@dataclass(frozen=True)
+class Layered:
+    """One application of the continuous effects: the permanents as the checks see them (by
+    id, in the board's order), where their toughness comes from, and what the next pass needs
+    to reuse it (the permanents it started from and the context; None: not reusable)."""
+
+    permanents: Mapping[str, Permanent]
+    origins: Mapping[str, Origin]
+    inputs: Mapping[str, Permanent]
+    works: Mapping[str, _Work]  # the touched permanents' work, for their origins
+    context: _Context | None
+
+
+class _Layers:
+    """One application of every continuous effect of a board, to all its permanents or to
+    some of them (`only`: those that changed, with every effect's source)."""
+
+    def __init__(self, board: Board, only: Sequence[Permanent] | None = None) -> None:
         self.board = board
-        self.work = {p.id: _start(p) for p in board.permanents}
-        self.names = {p.id: p.name for p in board.permanents}
-        self.names.update((o.id, o.name) for o in board.other_zones)
-        self.owners = {o.id: o.owner for o in board.other_zones}
+        perms = board.permanents if only is None else only
+        self.work = {p.id: _start(p) for p in perms}
         self.order = {e.id: i for i, e in enumerate(board.continuous_effects)}
         self.labels: dict[str, str] = {}  # effect id -> French label, made once
+        self._others: dict[str, tuple[str, str]] | None = None
+
+    def other(self, oid: str) -> tuple[str, str] | None:
+        """(name, owner) of an object outside the battlefield."""
+        if self._others is None:
+            self._others = {o.id: (o.name, o.owner) for o in self.board.other_zones}
+        return self._others.get(oid)
 
     def source_label(self, e: ContinuousEffect) -> str:
-        name = self.names.get(e.source, e.source)
+        src = self.work.get(e.source)
+        if src is not None:
+            name = src.perm.name
+        else:
+            elsewhere = self.other(e.source)
+            name = elsewhere[0] if elsewhere is not None else e.source
         return name if name == e.source else f"{name} ({e.source})"
 
     def effect_label(self, e: ContinuousEffect) -> str:
@@ -146,7 +212,10 @@ class _Layers:
         if e.controller is not None:
             return e.controller
         src = self.work.get(e.source)
-        return src.controller if src is not None else self.owners.get(e.source, "")
+        if src is not None:
+            return src.controller
+        elsewhere = self.other(e.source)
+        return elsewhere[1] if elsewhere is not None else ""
 
     def matches(self, e: ContinuousEffect, w: _Work) -> bool:
         a = e.affects
@@ -170,6 +239,39 @@ class _Layers:
         if a.controller == "opponents":
             return w.controller != self.controller_of(e)
         return True
+
+    def targets(self, e: ContinuousEffect, *, other: bool | None = None) -> list[_Work]:
+        """The permanents `e` applies to now (`other` overrides its `affects.other`): the
+        few candidates an id, `self` or `attached` names, else every permanent through one
+        comprehension (the common "creatures you control" filter, once per permanent)."""
+        a = e.affects
+        work = self.work
+        if e.kind != "static" or a.self_ or a.ids is not None or a.attached:
+            cands: Iterable[_Work]
+            if a.ids is not None:
+                cands = [work[i] for i in sorted(a.ids) if i in work]
+            elif a.attached:
+                src = work.get(e.source)
+                at = src.perm.attached_to if src is not None else None
+                cands = [work[at]] if at is not None and at in work else []
+            elif a.self_ or e.kind == "cda":
+                cands = [work[e.source]] if e.source in work else []
+            else:
+                cands = work.values()
+            return [w for w in cands if self.matches(e, w)]
+        types, colors, source = a.types, a.colors, e.source
+        skip_source = a.other if other is None else other
+        found = [
+            w
+            for w in work.values()
+            if types <= w.types and colors <= w.colors and not (skip_source and w.perm.id == source)
+        ]
+        if a.controller == "any":
+            return found
+        mine = self.controller_of(e)
+        if a.controller == "you":
+            return [w for w in found if w.controller == mine]
+        return [w for w in found if w.controller != mine]
 
     def exists(self, e: ContinuousEffect) -> bool:
         """A resolved effect lasts; a static one or a cda needs its source on the battlefield
@@ -201,47 +303,80 @@ class _Layers:
             by_layer[e.layer].append(e)
         for layer in LAYERS:
             effects = sorted(by_layer[layer], key=self.timestamp)
-            if layer == "6":
-                effects = self.dependency_order(effects)
             if layer == "7c":
                 self.modify_all(effects)
+            elif layer in ("2", "6") and any(self.may_depend(layer, e) for e in effects):
+                self.apply_with_dependencies(layer, effects)
             else:
                 for e in effects:
                     self.apply(layer, e)
             if layer == "7b":
                 self.counters()
 
-    def dependency_order(self, effects: Sequence[ContinuousEffect]) -> list[ContinuousEffect]:
-        """613.8: an effect that removes every ability from another effect's source applies
-        first (the other depends on it); otherwise, timestamp order."""
-        removers = [e for e in effects if ALL_ABILITIES in e.remove_abilities]
-        if not removers:
-            return list(effects)
+    # --- 613.8: dependency -------------------------------------------------------------
 
-        def depends(a: ContinuousEffect) -> bool:
-            src = self.work.get(a.source)
-            return (
-                a.kind != "resolved"
-                and src is not None
-                and any(r is not a and self.exists(r) and self.matches(r, src) for r in removers)
-            )
+    @staticmethod
+    def may_depend(layer: str, e: ContinuousEffect) -> bool:
+        """Whether another effect of `layer` can be one that `e` depends on (layer 6: a
+        removal of every ability can end it) or that depends on `e` (layer 2: a change of
+        control can change what a "you" or "opponents" effect applies to)."""
+        if layer == "6":
+            return ALL_ABILITIES in e.remove_abilities
+        return e.kind == "static" and e.affects.controller != "any"
 
-        first = [e for e in effects if not depends(e)]
-        return first + [e for e in effects if depends(e)]
+    def depends(self, layer: str, b: ContinuousEffect, a: ContinuousEffect) -> bool:
+        """613.8a: whether `b` depends on `a`, both in `layer` and not applied yet: applying
+        `a` would change whether `b` exists (6: `a` removes every ability of `b`'s source)
+        or what `b` applies to (2: `a` changes the controller of a permanent `b` looks at,
+        or of `b`'s source). A resolved effect is locked to its objects: it depends on
+        nothing; a characteristic-defining ability is not in these layers."""
+        if b.kind == "resolved" or not self.exists(a) or not self.exists(b):
+            return False
+        if layer == "6":
+            src = self.work.get(b.source)
+            return ALL_ABILITIES in a.remove_abilities and src is not None and self.matches(a, src)
+        if b.affects.controller == "any" or a.control is None:
+            return False
+        moved = [w for w in self.targets(a) if w.controller != a.control]
+        if not moved:
+            return False
+        before = [w.perm.id for w in self.targets(b)]
+        saved = [w.controller for w in moved]
+        for w in moved:
+            w.controller = a.control
+        after = [w.perm.id for w in self.targets(b)]
+        for w, controller in zip(moved, saved, strict=True):
+            w.controller = controller
+        return before != after
+
+    def apply_with_dependencies(self, layer: str, effects: Sequence[ContinuousEffect]) -> None:
+        """613.8b–c: the effects in timestamp order, except that an effect waits until the
+        effects it depends on have applied, and applies right after them; what depends on
+        what is judged again after each application. In a dependency loop, the loop's
+        effects apply in timestamp order."""
+        remaining = list(effects)  # in timestamp order
+        while remaining:
+            waits = {
+                b.id: [a for a in remaining if a is not b and self.depends(layer, b, a)]
+                for b in remaining
+            }
+            free = [e for e in remaining if not waits[e.id]]
+            chosen = free[0] if free else _first_in_loop(remaining, waits)
+            remaining.remove(chosen)
+            self.apply(layer, chosen)
 
     def apply(self, layer: str, e: ContinuousEffect) -> None:
         if not self.exists(e):
             why = self.ended_because(e)
             if why is not None and layer.startswith("7"):
-                for w in self.work.values():
-                    if self.matches_when_ended(e, w):
-                        w.ended.append(why)
-                        w.touched = True
+                for w in self.targets(e):  # those it would apply to: the explanation names it
+                    w.ended.append(why)
+                    w.touched = True
             return
-        targets = [w for w in self.work.values() if self.matches(e, w)]
-        for w in targets:
+        step = _APPLY[layer]
+        for w in self.targets(e):
             w.touched = True
-            _APPLY[layer](self, e, w)
+            step(self, e, w)
 
     def modify_all(self, effects: Sequence[ContinuousEffect]) -> None:
         """Layer 7c: modifications add up whatever their order (613.4c), so identical static
@@ -269,8 +404,7 @@ class _Layers:
 
     def apply_group(self, group: Sequence[ContinuousEffect]) -> None:
         first = group[0]
-        every = replace(first, affects=replace(first.affects, other=False))
-        targets = [w for w in self.work.values() if self.matches(every, w)]
+        targets = self.targets(first, other=False)
         if not self.exists(first):
             why = self.ended_because(first)
             if why is not None:
@@ -284,27 +418,25 @@ class _Layers:
         if first.affects.other:  # "other": not the effect's own source
             for e in group:
                 own[e.source] = own.get(e.source, 0) + 1
+        power, toughness = first.power, first.toughness
+        parts: dict[int, str] = {}  # n -> the explanation part, made once per n
         for w in targets:
             n = len(group) - own.get(w.perm.id, 0)
             if not n:
                 continue
             w.touched = True
             if w.power is not None:
-                w.power += n * first.power
+                w.power += n * power
             if w.toughness is not None:
-                w.toughness += n * first.toughness
-                if first.toughness:
-                    w.parts.append(
-                        f"{n * first.toughness:+d} par {plural(n, 'effet')} comme "
-                        f"{self.effect_label(first)}"
-                    )
-
-    def matches_when_ended(self, e: ContinuousEffect, w: _Work) -> bool:
-        """Whether an ended static effect would apply to `w` (its source is gone or has lost
-        its abilities): the explanation names it. `attached` cannot be judged any more."""
-        if e.affects.attached and e.source not in self.work:
-            return False
-        return self.matches(e, w)
+                w.toughness += n * toughness
+                if toughness:
+                    part = parts.get(n)
+                    if part is None:
+                        part = parts[n] = (
+                            f"{n * toughness:+d} par {plural(n, 'effet')} comme "
+                            f"{self.effect_label(first)}"
+                        )
+                    w.parts.append(part)
 
     def counters(self) -> None:
         """613.4c: +1/+1 and -1/-1 counters (and the like) apply in layer 7c, after the
@@ -323,32 +455,65 @@ class _Layers:
                     w.toughness += pt[1] * n
                     w.parts.append(f"{pt[1] * n:+d} ({plural(n, f'marqueur {kind}')})")
 
-    def result(self) -> tuple[dict[str, Permanent], dict[str, Origin]]:
+    def result(self) -> tuple[dict[str, Permanent], dict[str, _Work]]:
+        """The permanents after every layer (the same object where nothing changed) and the
+        work of those a continuous effect touched (their origins)."""
         out: dict[str, Permanent] = {}
-        origins: dict[str, Origin] = {}
+        works: dict[str, _Work] = {}
         for pid, w in self.work.items():
             p = w.perm
             if not w.touched and p.printed is None:
                 out[pid] = p
                 continue
             changes: dict[str, object] = {"power": w.power, "toughness": w.toughness}
-            for name, value in (
-                ("controller", w.controller),
-                ("types", w.types),
-                ("subtypes", w.subtypes),
-                ("colors", w.colors),
-                ("keywords", w.keywords),
-                ("triggered_abilities", w.triggered),
-            ):
-                if value is not getattr(p, name):
-                    changes[name] = value
+            if w.controller is not p.controller:
+                changes["controller"] = w.controller
+            if w.types is not p.types:
+                changes["types"] = w.types
+            if w.subtypes is not p.subtypes:
+                changes["subtypes"] = w.subtypes
+            if w.colors is not p.colors:
+                changes["colors"] = w.colors
+            if w.keywords is not p.keywords:
+                changes["keywords"] = w.keywords
+            if w.triggered is not p.triggered_abilities:
+                changes["triggered_abilities"] = w.triggered
             if w.lost_all and "Saga" in w.subtypes:
                 changes["final_chapter"] = 0  # 714.2d: no chapter abilities
             out[pid] = evolve(p, changes)
-            base = _base_part(p) if w.base_shown else None
-            parts = tuple(w.parts) if base is None else (base, *w.parts)
-            origins[pid] = Origin(parts, tuple(dict.fromkeys(w.ended)))
-        return out, origins
+            works[pid] = w
+        return out, works
+
+    def context(self) -> _Context | None:
+        """What this application depends on besides each permanent (None, never reused, when
+        a characteristic-defining ability counts other objects, or when a change of control
+        may decide the order of layer 2 through any permanent: 613.8)."""
+        effects = self.board.continuous_effects
+        if any(e.layer == "7a" or (e.layer == "2" and self.may_depend("2", e)) for e in effects):
+            return None
+        sources: list[object] = []
+        for e in effects:
+            src = self.work.get(e.source)
+            sources.append(src.perm if src is not None else self.other(e.source))
+        return effects, tuple(sources)
+
+
+def _first_in_loop(
+    remaining: Sequence[ContinuousEffect], waits: Mapping[str, Sequence[ContinuousEffect]]
+) -> ContinuousEffect:
+    """The earliest effect that depends, through others, on itself (613.8b: the loop's
+    effects apply in timestamp order). Every effect waits for another here, so one exists."""
+    for e in remaining:
+        seen: set[str] = set()
+        todo = list(waits[e.id])
+        while todo:
+            a = todo.pop()
+            if a.id == e.id:
+                return e
+            if a.id not in seen:
+                seen.add(a.id)
+                todo.extend(waits[a.id])
+    return remaining[0]
 
 
 def _control(self: _Layers, e: ContinuousEffect, w: _Work) -> None:
@@ -417,9 +582,49 @@ _APPLY = MappingProxyType(
 )
 
 
-def apply_layers(board: Board) -> tuple[dict[str, Permanent], Mapping[str, Origin]]:
+def apply_layers(board: Board, previous: Layered | None = None) -> Layered:
     """The permanents as the checks see them (by id, in the board's order) and, for those a
-    continuous effect touched, where their toughness comes from."""
+    continuous effect touched, where their toughness comes from. With the previous pass's
+    application, only the permanents that changed are worked out again when nothing else
+    it depends on changed."""
+    if previous is not None and previous.context is not None:
+        reused = _reuse(board, previous)
+        if reused is not None:
+            return reused
     run = _Layers(board)
     run.run()
-    return run.result()
+    out, works = run.result()
+    inputs = {p.id: p for p in board.permanents}
+    return Layered(out, _Origins(works), inputs, works, run.context())
+
+
+def _reuse(board: Board, previous: Layered) -> Layered | None:
+    """`previous` brought up to date for `board`, or None if its context changed: the
+    effects and their sources are the same, so a permanent that is the same object gets the
+    same characteristics (a characteristic-defining ability never gives a context)."""
+    inputs = previous.inputs
+    sources = {e.source for e in board.continuous_effects}
+    # The changed permanents, with every source (the effects read their controller …).
+    only = [p for p in board.permanents if p.id in sources or inputs.get(p.id) is not p]
+    run = _Layers(board, only)
+    if run.context() != previous.context:
+        return None
+    if len(board.permanents) == len(inputs) and all(inputs.get(p.id) is p for p in only):
+        return previous  # the same permanents: the same application
+    run.run()
+    fresh, fresh_works = run.result()
+    old, old_works = previous.permanents, previous.works
+    out: dict[str, Permanent] = {}
+    works: dict[str, _Work] = {}
+    for p in board.permanents:
+        pid = p.id
+        if pid in fresh:
+            out[pid] = fresh[pid]
+            w = fresh_works.get(pid)
+        else:
+            out[pid] = old[pid]
+            w = old_works.get(pid)
+        if w is not None:
+            works[pid] = w
+    inputs = {p.id: p for p in board.permanents}
+    return Layered(out, _Origins(works), inputs, works, previous.context)

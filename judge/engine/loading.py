@@ -55,6 +55,7 @@ from judge.engine.vocabulary import (
 )
 from judge.fr import BOARD_FILE_ERRORS, BOARD_JSON_ERRORS
 from judge.rules.decode import MAX_BYTES, FileTooLarge, NotRegularFile, read_bounded
+from judge.rules.store import EDITION_ID
 
 
 @dataclass(frozen=True)
@@ -153,8 +154,13 @@ class _BoardLoader:
         top = self.top
         top.unknown(TOP_LEVEL_FIELDS)
         ruleset = top.string("ruleset", default=DEFAULT_RULESET)
-        if ruleset not in RULESETS:
-            raise top.fail("ruleset", f"« {ruleset} » inconnu (valeurs : {', '.join(RULESETS)})")
+        if ruleset not in RULESETS and not EDITION_ID.fullmatch(ruleset):
+            # An edition's id is looked up in the store when the board is resolved.
+            raise top.fail(
+                "ruleset",
+                f"« {ruleset} » n'est ni un jeu de règles livré ({', '.join(RULESETS)}) ni "
+                f"l'identifiant d'une édition (par exemple en-2025-11-14)",
+            )
         variant = top.string("variant", default="normal")
         if variant not in VARIANTS:
             raise top.fail("variant", f"« {variant} » inconnue (valeurs : {', '.join(VARIANTS)})")

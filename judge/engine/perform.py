@@ -24,6 +24,7 @@ from judge.engine.state import (
     Player,
     Snapshot,
     TriggeredAbility,
+    copier,
     evolve,
 )
 from judge.engine.vocabulary import (
@@ -42,7 +43,7 @@ from judge.rules.numbers import sort_key
 DIES_KEYWORDS = MappingProxyType({"persist": "-1/-1", "undying": "+1/+1"})
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Trigger:
     """A triggered ability put on the stack after the state-based actions."""
 
@@ -56,6 +57,9 @@ class Trigger:
     object: str | None = None  # the object whose leaving or death triggered it
     text: str = ""  # the ability's text, as the board states it
 
+
+# A trigger with one field changed (its pass, when put on the stack), a slot at a time.
+evolve_trigger = copier(Trigger)
 
 # --- performing one event -----------------------------------------------------------
 

@@ -12,8 +12,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeAlias
 
-from judge.engine.perform import Event, Trigger, perform
-from judge.engine.rulesets import RULESETS, Ruleset, find_ruleset
+from judge.engine.perform import Event, Trigger, evolve_trigger, perform
+from judge.engine.rulesets import Ruleset, find_ruleset
 from judge.engine.state import (
     Board,
     Check,
@@ -135,7 +135,7 @@ def _put_on_stack(board: Board, waiting: list[Trigger], after: int) -> tuple[Boa
     ordered = sorted(
         waiting, key=lambda t: (rank.get(t.controller, 99), t.source, t.ability, t.object or "")
     )
-    placed = [replace(t, after_pass=after) for t in ordered]
+    placed = [evolve_trigger(t, {"after_pass": after}) for t in ordered]
     items = tuple(StackItem(t.source, t.ability, t.controller) for t in placed)
     return replace(board, stack=board.stack + items), placed
 
@@ -236,7 +236,10 @@ def resolve(
     rs = ruleset_of(board, ruleset)
     with cyclic_gc_paused():
         run = _Run(board, rs)
-        return run.resolution(run.loop(max_passes))
+        res = run.resolution(run.loop(max_passes))
+        # Freed while the collector still sleeps: the passes' snapshots never get scanned.
+        del run
+    return res
 
 
 _Step: TypeAlias = Literal["next", "loop", "done"]
@@ -247,9 +250,10 @@ class _Run:
 
     def __init__(self, board: Board, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
-        # A board file names a shipped ruleset only: under an edition's, it keeps its own.
-        shipped = ruleset.name in RULESETS and board.ruleset != ruleset.name
-        self.initial = replace(board, ruleset=ruleset.name) if shipped else board
+        # The board names the ruleset it ran under: the final board, read back, runs the same.
+        self.initial = (
+            board if board.ruleset == ruleset.name else replace(board, ruleset=ruleset.name)
+        )
         self.board = self.initial
         # The first pass and the choice warnings both look at the initial board: one snapshot.
         self.initial_snap = Snapshot(self.initial)

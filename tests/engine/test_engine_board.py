@@ -151,7 +151,7 @@ def test_self_attachment_is_a_cycle() -> None:
 @pytest.mark.parametrize(
     ("data", "words"),
     [
-        (base(ruleset="fr-2025"), ["ruleset", "fr-2025"]),
+        (base(ruleset="fr 2025"), ["ruleset", "fr 2025", "ni un jeu de règles livré"]),
         (base(variant="emperor"), ["variant", "emperor"]),
         (base(players=[]), ["players"]),
         (base(players=[{"name": "Alice"}, {"name": "Alice"}]), ["double", "Alice"]),

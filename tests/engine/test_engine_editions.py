@@ -10,8 +10,17 @@ from pathlib import Path
 
 import pytest
 
-from judge.cli import sba
-from judge.engine import RULESETS, BoardError, Ruleset, resolve, ruleset_from_edition
+from judge.cli import main, sba
+from judge.engine import (
+    RULESETS,
+    BoardError,
+    Ruleset,
+    board_to_dict,
+    load_board,
+    parse_compact,
+    resolve,
+    ruleset_from_edition,
+)
 from judge.rules.model import Edition, Paragraph, Rule, Source
 from judge.rules.numbers import kind_of, parent
 from tests.conftest import CORPUS_EN
@@ -191,6 +200,7 @@ def test_cli_runs_an_english_edition_and_states_it(
     data = json.loads(out)
     assert data["ruleset"] == "en-2025-11-14"
     assert data["edition"] == "en-2025-11-14"
+    assert data["board"]["ruleset"] == "en-2025-11-14"  # the final board names what it ran
     assert [a["object"] for a in data["passes"][0]["actions"]] == ["s"]
     assert "one or more chapter abilities" in data["rules"]["704.5s"]
     status, out = _sba(path, "fr-2024", capsys)
@@ -221,3 +231,115 @@ def test_the_gallery_saga_under_the_2025_wording(
     data = json.loads(out)
     assert [a["object"] for p in data["passes"] for a in p["actions"]] == ["histoire"]
     assert [p["id"] for p in data["board"]["permanents"]] == ["urza"]
+
+
+# --- a board's own `ruleset` field naming an edition ------------------------------------------
+
+
+def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    """`judge ARGV`, as the command line runs it."""
+    status = main(argv)
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("form", ["compact", "json"])
+def test_a_board_names_an_english_edition_in_its_ruleset_field(
+    form: str,
+    english_home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`ruleset` in the file may name an edition of the store, as --ruleset may: under the
+    November 2025 wording a Saga without chapter abilities stays; the option still wins."""
+    monkeypatch.setenv("JUDGE_HOME", str(english_home))
+    compact = "ruleset en-2025-11-14\n" + TWO + NO_CHAPTERS + DONE
+    path = tmp_path / "saga.txt"
+    path.write_text(compact, encoding="utf-8")
+    if form == "json":
+        path = tmp_path / "saga.json"
+        path.write_text(json.dumps(board_to_dict(load_board(parse_compact(compact)).board)))
+        assert json.loads(path.read_text())["ruleset"] == "en-2025-11-14"
+    status, out, err = _cli(["sba", str(path), "--json"], capsys)
+    assert status == 0, err
+    data = json.loads(out)
+    assert (data["ruleset"], data["edition"]) == ("en-2025-11-14", "en-2025-11-14")
+    assert [a["object"] for p in data["passes"] for a in p["actions"]] == ["s"]
+    assert "one or more chapter abilities" in data["rules"]["704.5s"]
+    assert data["board"]["ruleset"] == "en-2025-11-14"  # read back, it runs the same
+    status, out, err = _cli(["sba", str(path), "--ruleset", "fr-2024", "--json"], capsys)
+    assert status == 0, err
+    assert {a["object"] for a in json.loads(out)["passes"][0]["actions"]} == {"s", "u"}
+    status, out, err = _cli(["sba", str(path)], capsys)
+    assert status == 0, err
+    assert "règles de l'édition en-2025-11-14" in out
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "words"),
+    [
+        # the shape of an edition's id, but no such edition in the store
+        ("en-1999-01-01", "jeu de règles « en-1999-01-01 » inconnu"),
+        # neither a shipped ruleset nor an edition's id: refused when the file is read
+        ("Règles 2024", "« Règles 2024 » n'est ni un jeu de règles livré"),
+    ],
+)
+def test_an_unknown_ruleset_field_is_refused_naming_the_field(
+    ruleset: str,
+    words: str,
+    english_home: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("JUDGE_HOME", str(english_home))
+    path = tmp_path / "b.json"
+    path.write_text(json.dumps({"ruleset": ruleset, "players": [{"name": "A"}]}))
+    status, out, err = _cli(["sba", str(path)], capsys)
+    assert status == 2
+    assert out == ""
+    assert err.startswith(f"Erreur dans le plateau {path} : ")
+    assert "champ « ruleset »" in err and words in err
+    assert "Traceback" not in err
+    if ruleset.startswith("en-"):
+        assert "en-2025-11-14" in err  # the editions that can be named are listed
+
+
+def test_the_library_lists_and_builds_the_rulesets_of_the_store(english_home: Path) -> None:
+    """What the app's sandbox page calls: `Judge.rulesets()` lists the shipped rulesets and
+    every edition with rule 704 or 420; `Judge.ruleset(id)` builds one; `Judge.resolve`
+    follows a board's own `ruleset` field."""
+    from judge import RulesetView, UnknownRuleset, open_judge
+
+    with open_judge(english_home) as judge:
+        views = judge.rulesets()
+        assert all(isinstance(v, RulesetView) for v in views)
+        assert [v.name for v in views[:2]] == list(RULESETS)
+        english = next(v for v in views if v.name == "en-2025-11-14")
+        assert english.to_dict() == {
+            "name": "en-2025-11-14",
+            "label": "règles de l'édition en-2025-11-14",
+            "edition": "en-2025-11-14",
+            "language": "en",
+            "shipped": False,
+        }
+        assert judge.ruleset_names() == tuple(v.name for v in views)
+        for name in judge.ruleset_names():
+            assert judge.ruleset(name).name == name
+        # an edition without rule 704 or 420 is not listed
+        listed = set(judge.ruleset_names())
+        assert all(judge.ruleset(e.id) for e in judge.editions() if e.id in listed)
+        assert judge.ruleset("en-2025-11-14") is judge.ruleset("en-2025-11-14")  # built once
+        with pytest.raises(UnknownRuleset) as caught:
+            judge.ruleset("en-1999-01-01")
+        assert caught.value.field == "ruleset"
+        assert caught.value.known == judge.ruleset_names()
+        loaded = load_board(parse_compact("ruleset en-2025-11-14\n" + TWO + NO_CHAPTERS + DONE))
+        res = judge.resolve(loaded).resolution
+        assert (res.ruleset, res.edition) == ("en-2025-11-14", "en-2025-11-14")
+        assert [a.subject for a in res.actions] == ["s"]
+        assert [a.subject for a in judge.resolve(loaded, "fr-2024").resolution.actions] == [
+            "s",
+            "u",
+        ]

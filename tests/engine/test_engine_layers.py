@@ -4,6 +4,7 @@ compact form; the compact form written back; bad boards (issue 12, items 1, 2 an
 from __future__ import annotations
 
 from pathlib import Path
+from unittest import mock
 
 import pytest
 
@@ -17,6 +18,7 @@ from judge.engine import (
     render_text,
     resolve,
 )
+from judge.engine.layers import _Layers
 from judge.engine.state import Snapshot
 from tests.engine.engine_helpers import TWO, actions, battlefield, board
 
@@ -239,6 +241,79 @@ def test_dependency_goes_before_timestamps() -> None:
     assert not Snapshot(board(TWO + text)).permanents["e"].is_indestructible
     without_mute = text.rsplit("\n", 1)[0]
     assert Snapshot(board(TWO + without_mute)).permanents["e"].is_indestructible
+
+
+# 613.8 in layer 2: (board, object, its controller after layer 2, its controller if the
+# effects applied in timestamp order alone).
+MUTINY = (
+    "perm mut name=Mutinerie controller=Alice artifact\n"
+    "other vol zone=graveyard owner=Bob\n"
+    # "You control all creatures your opponents control" (Alice's, static, oldest).
+    "effect all source=mut layer=2 timestamp=1 affects.types=creature "
+    "affects.controller=opponents effect.control=Alice\n"
+)
+DEPENDENCY_CASES = {
+    # 613.8a: Bob's newer steal changes what the mutiny applies to (x becomes an opponent's):
+    # the mutiny depends on it, applies after it and takes x back.
+    "613.8a-what-it-applies-to": (
+        MUTINY + "perm x controller=Alice creature 1/1\n"
+        "effect steal source=vol kind=resolved layer=2 timestamp=2 affects.ids=x "
+        "effect.control=Bob",
+        "x",
+        "Alice",
+        "Bob",
+    ),
+    # 613.8a: the steal gives Bob the mutiny's source, so "opponents" now means Alice: the
+    # mutiny applies after it, and Bob's creature z is no longer an opponent's.
+    "613.8a-its-source-changes-hands": (
+        MUTINY + "perm z controller=Bob creature 1/1\n"
+        "effect steal source=vol kind=resolved layer=2 timestamp=2 affects.ids=mut "
+        "effect.control=Bob",
+        "z",
+        "Bob",
+        "Alice",
+    ),
+    # 613.7: a change of control that applies to every creature, whoever controls it, depends
+    # on nothing: timestamps decide and the newer steal wins.
+    "613.7-no-dependency": (
+        MUTINY.replace("affects.controller=opponents", "affects.controller=any")
+        + "perm x controller=Alice creature 1/1\n"
+        "effect steal source=vol kind=resolved layer=2 timestamp=2 affects.ids=x "
+        "effect.control=Bob",
+        "x",
+        "Bob",
+        "Bob",
+    ),
+    # 613.8b: each mutiny changes what the other applies to (a loop): timestamp order,
+    # Alice's first (z to Alice), then Bob's takes both creatures.
+    "613.8b-loop": (
+        "perm s1 controller=Alice artifact\nperm s2 controller=Bob artifact\n"
+        "perm x controller=Alice creature 1/1\nperm z controller=Bob creature 1/1\n"
+        "effect e2 source=s2 layer=2 timestamp=2 affects.types=creature "
+        "affects.controller=opponents effect.control=Bob\n"
+        "effect e1 source=s1 layer=2 timestamp=1 affects.types=creature "
+        "affects.controller=opponents effect.control=Alice",
+        "x",
+        "Bob",
+        "Bob",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DEPENDENCY_CASES))
+def test_dependency_in_layer_2(name: str) -> None:
+    """613.8: within layer 2, an effect whose targets a change of control would change waits
+    for that change (613.8a–b); in a loop, timestamp order (613.8b)."""
+    text, ident, expected, by_timestamps = DEPENDENCY_CASES[name]
+    assert Snapshot(board(TWO + text)).permanents[ident].controller == expected
+    with mock.patch.object(_Layers, "may_depend", return_value=False):
+        plain = Snapshot(board(TWO + text)).permanents[ident].controller
+    assert plain == by_timestamps  # what the dependency changes, or not
+
+
+def test_the_loop_of_613_8b_leaves_the_z_creature_to_the_newer_mutiny() -> None:
+    text = DEPENDENCY_CASES["613.8b-loop"][0]
+    assert Snapshot(board(TWO + text)).permanents["z"].controller == "Bob"
 
 
 def test_abilities_lost_in_layer_6_do_not_trigger() -> None:

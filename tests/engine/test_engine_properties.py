@@ -1,16 +1,17 @@
 """Properties over generated boards (hypothesis), under both rulesets: after resolution no
 state-based action applies; the outcome does not depend on the order of the objects in
-the file; resolution ends."""
+the file; resolution ends; layers reused between passes change nothing."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
+from unittest import mock
 
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from judge.engine import Board, Resolution, load_board, next_event, resolve
+from judge.engine import Board, Resolution, layers, load_board, next_event, render_text, resolve
 from judge.engine.state import Snapshot
 
 NAMES = ["Alpha", "Beta", "Gamma"]
@@ -286,3 +287,33 @@ def test_a_board_without_static_ability_is_read_as_stated(
     neutral = {"id": "n", "source": source, "layer": "7c", "effect": {"power": 0, "toughness": 0}}
     with_neutral = resolve(load(dict(data, continuous_effects=[neutral])), ruleset)
     assert _what_happens(with_neutral) == _what_happens(plain)
+
+
+def _explained(layered: layers.Layered) -> list[tuple[str, str]]:
+    return [(pid, o.explain()) for pid, o in layered.origins.items()]
+
+
+@SETTINGS
+@given(board_data(), st.sampled_from(RULESETS))
+def test_layers_reused_between_passes_give_what_fresh_layers_give(
+    data: dict[str, Any], ruleset: str
+) -> None:
+    """A pass starts from the previous pass's application of the continuous effects and
+    works out again only the permanents that changed: at every pass, the permanents and
+    their explanations are those of an application worked out afresh, and so is the outcome."""
+    real = layers.apply_layers
+
+    def compared(board: Board, previous: layers.Layered | None = None) -> layers.Layered:
+        got = real(board, previous)
+        fresh = real(board)
+        assert list(got.permanents.items()) == list(fresh.permanents.items())
+        assert _explained(got) == _explained(fresh)
+        return got
+
+    board = load(data)
+    with mock.patch.object(layers, "apply_layers", compared):
+        reused = resolve(board, ruleset)
+    with mock.patch.object(layers, "_reuse", return_value=None):
+        fresh = resolve(board, ruleset)
+    assert outcome(reused) == outcome(fresh)
+    assert render_text(reused) == render_text(fresh)
