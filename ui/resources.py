@@ -19,7 +19,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from judge import Generation, Judge, generation, open_judge
+from judge import RULESETS, BoardError, Generation, Judge, generation, open_judge
 
 MAX_GENERATIONS = 8
 
@@ -74,15 +74,43 @@ def _judge(generation_key: str, home: str) -> Judge:
     return open_judge(Path(home))
 
 
-def judge() -> Judge:
-    """The Judge of the store as it is now, or the last one ready while that is being built."""
+def _current() -> tuple[str, str, Judge]:
+    """(generation key, home, Judge) of the Judge sessions read now."""
     gen = generation()
     registry = _registry()
     key = registry.choose(gen)
     found = _judge(key, gen.home)
     if key == gen.key:
         registry.mark_ready(gen)
-    return found
+    return key, gen.home, found
+
+
+def judge() -> Judge:
+    """The Judge of the store as it is now, or the last one ready while that is being built."""
+    return _current()[2]
+
+
+@st.cache_resource(show_spinner=False, max_entries=MAX_GENERATIONS)
+def _edition_rulesets(generation_key: str, home: str, _judge: Judge) -> dict[str, str]:
+    # Keyed like _judge: one answer per generation (the Judge itself is not hashed).
+    out = {}
+    for ed in _judge.editions():
+        if ed.id in RULESETS:
+            continue
+        try:
+            ruleset = _judge.ruleset(ed.id)
+        except BoardError:  # neither 704 nor 420 in this edition
+            continue
+        out[ed.id] = ruleset.loop_rule.split(".")[0]
+    return out
+
+
+def edition_rulesets() -> dict[str, str]:
+    """The editions of the store, newest first, whose state-based actions the sandbox can
+    run (`Judge.ruleset`), besides the shipped rulesets (`RULESETS`): each with the section
+    of its state-based actions (« 704 », or « 420 » before 2009)."""
+    key, home, found = _current()
+    return _edition_rulesets(key, home, found)
 
 
 def rebuild(step: Callable[[float, str], object] | None = None) -> Judge:
