@@ -281,3 +281,16 @@ def test_unknown_ruleset_in_the_url_is_refused_with_a_notice(app: AppTest) -> No
     no_exception(app)
     assert "Jeu de règles « en-2099-01-01 » inconnu" in shown(app)
     link_to(app, regle="704.5f", edition="fr-2024")
+
+
+def test_edits_survive_a_change_of_columns(app: AppTest) -> None:
+    _gallery(app, "704-8-louveteau")
+    _edit(app, "permanents", {1: {"damage": 0}})
+    # Another group of the permanents' columns: a new editor, from the board as edited.
+    pills = next(p for p in app.button_group if p.key == "bac-colonnes-permanents")
+    pills.set_value("Blessures").run()
+    no_exception(app)
+    editor = next(e for e in app.data_editor if str(e.key).startswith("bac-permanents-"))
+    assert list(editor.value["damage"]) == [0, 0], editor.value
+    _run(app)
+    assert "Louveteau n° 2" not in shown(app).split("Plateau final")[0]

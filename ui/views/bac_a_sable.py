@@ -264,16 +264,77 @@ def _player_names(board: dict[str, Any]) -> list[str]:
     return [str(p.get("name")) for p in board.get("players") or [] if p.get("name")]
 
 
-def _table(frame: Any, key: str, columns: dict[str, Any]) -> Any:
-    """One of the board's editable tables (rows may be added and deleted)."""
+# A phone's screen (390 px) holds four narrow columns: each table shows one group of its
+# columns at a time (the name in each, to know the row), « Toutes » all of them.
+ALL_COLUMNS = "Toutes"
+COLUMN_GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
+    "joueurs": {
+        "Vie": ("name", "life", "poison"),
+        "Défaite": ("name", "drew_from_empty_library", "cant_lose", "lost"),
+        "Autres": ("name", bt.EXTRA),
+    },
+    "permanents": {
+        "Objet": ("id", "name", "controller", "owner"),
+        "Types": ("name", "types", "supertypes", "subtypes"),
+        "Blessures": ("name", "power", "toughness", "damage"),
+        "Marqueurs": ("name", "counters", "deathtouch_damage", "regeneration_shields"),
+        "Capacités": ("name", "keywords", "indestructible", "token"),
+        "Autres": ("name", "attached_to", bt.EXTRA),
+    },
+    "zones": {
+        "Objet": ("id", "name", "zone", "owner"),
+        "Autres": ("name", "token", bt.EXTRA),
+    },
+}
+EDITED = "bac-tables"  # the board the tables described at the end of the last run
+NARROW = 72  # px: four columns and the row selector fit in a phone's 322 px
+WIDE = 140  # px: the free text of « Autres champs (JSON) », beside two narrow ones
+
+
+def _keep_edits() -> None:
+    """Another group of columns: the new editor starts from the board as edited so far (an
+    editor whose columns change starts afresh)."""
+    edited = st.session_state.get(EDITED)
+    if edited is not None:
+        st.session_state[BOARD] = edited
+        st.session_state[VERSION] += 1
+
+
+def _table(frame: Any, table: str, columns: dict[str, Any]) -> Any:
+    """One of the board's editable tables (rows may be added and deleted), one group of its
+    columns at a time; every column keeps its value when hidden."""
+    groups = COLUMN_GROUPS[table]
+    options = [*groups, ALL_COLUMNS]
+    picked = st.pills(
+        "Colonnes",
+        options,
+        default=options[0],
+        key=f"bac-colonnes-{table}",
+        on_change=_keep_edits,
+        label_visibility="collapsed",
+    )
+    group = str(picked or options[0])
+    # The headers of narrow columns are cut: their whole labels, in order.
+    shown = groups.get(group)
+    if shown is not None:
+        st.caption(md(" · ".join(bt.LABELS[c] for c in shown)))
     return st.data_editor(
         frame,
         num_rows="dynamic",
         hide_index=True,
         placeholder="—",
-        key=key,
+        key=f"bac-{table}-{st.session_state[VERSION]}-{options.index(group)}",
         column_config=columns,
+        column_order=groups.get(group),
     )
+
+
+def _column(kind: Any, field: str, **config: Any) -> Any:
+    """A column of width NARROW (WIDE for the JSON), its whole label on hover."""
+    width = WIDE if field == bt.EXTRA else NARROW
+    label = bt.LABELS[field]
+    hint = config.pop("help", None)
+    return kind(label, width=width, help=f"{label} : {hint}" if hint else label, **config)
 
 
 def _on_ruleset(key: str) -> None:
@@ -331,84 +392,83 @@ def _editors(judge: Judge, board: dict[str, Any]) -> dict[str, Any] | None:
         placeholder="Choisir…",
     )
     cfg = st.column_config
+    text, number, check = cfg.TextColumn, cfg.NumberColumn, cfg.CheckboxColumn
     st.markdown("**Joueurs**")
     players = _table(
         bt.players_frame(board),
-        f"bac-joueurs-{v}",
+        "joueurs",
         {
-            "name": cfg.TextColumn(bt.LABELS["name"], required=True),
-            "life": cfg.NumberColumn(bt.LABELS["life"], step=1, default=20),
-            "poison": cfg.NumberColumn(bt.LABELS["poison"], min_value=0, step=1, default=0),
-            "drew_from_empty_library": cfg.CheckboxColumn(bt.LABELS["drew_from_empty_library"]),
-            "cant_lose": cfg.CheckboxColumn(bt.LABELS["cant_lose"]),
-            "lost": cfg.CheckboxColumn(bt.LABELS["lost"]),
-            bt.EXTRA: cfg.TextColumn(
-                bt.LABELS[bt.EXTRA], help="commander_damage, loss_replacement…"
-            ),
+            "name": _column(text, "name", required=True),
+            "life": _column(number, "life", step=1, default=20),
+            "poison": _column(number, "poison", min_value=0, step=1, default=0),
+            "drew_from_empty_library": _column(check, "drew_from_empty_library"),
+            "cant_lose": _column(check, "cant_lose"),
+            "lost": _column(check, "lost"),
+            bt.EXTRA: _column(text, bt.EXTRA, help="commander_damage, loss_replacement…"),
         },
     )
     st.markdown("**Permanents** (force et endurance actuelles, marqueurs compris)")
     permanents = _table(
         bt.permanents_frame(board),
-        f"bac-permanents-{v}",
+        "permanents",
         {
-            "id": cfg.TextColumn(bt.LABELS["id"], required=True),
-            "name": cfg.TextColumn(bt.LABELS["name"]),
-            "controller": cfg.SelectboxColumn(bt.LABELS["controller"], options=names),
-            "owner": cfg.SelectboxColumn(bt.LABELS["owner"], options=names),
-            "types": cfg.MultiselectColumn(
-                bt.LABELS["types"],
+            "id": _column(text, "id", required=True),
+            "name": _column(text, "name"),
+            "controller": _column(cfg.SelectboxColumn, "controller", options=names),
+            "owner": _column(cfg.SelectboxColumn, "owner", options=names),
+            "types": _column(
+                cfg.MultiselectColumn,
+                "types",
                 options=sorted(CARD_TYPES),
                 format_func=lambda t: TERM_LABELS.get(t, t),
             ),
-            "supertypes": cfg.MultiselectColumn(
-                bt.LABELS["supertypes"],
+            "supertypes": _column(
+                cfg.MultiselectColumn,
+                "supertypes",
                 options=sorted(SUPERTYPES),
                 format_func=lambda t: SUPERTYPE_LABELS.get(t, t),
             ),
-            "subtypes": cfg.MultiselectColumn(
-                bt.LABELS["subtypes"],
+            "subtypes": _column(
+                cfg.MultiselectColumn,
+                "subtypes",
                 options=sorted(RULE_SUBTYPES.values()),
                 accept_new_options=True,
             ),
-            "power": cfg.NumberColumn(bt.LABELS["power"], step=1),
-            "toughness": cfg.NumberColumn(bt.LABELS["toughness"], step=1),
-            "damage": cfg.NumberColumn(bt.LABELS["damage"], min_value=0, step=1, default=0),
-            "deathtouch_damage": cfg.NumberColumn(
-                bt.LABELS["deathtouch_damage"], min_value=0, step=1, default=0
+            "power": _column(number, "power", step=1),
+            "toughness": _column(number, "toughness", step=1),
+            "damage": _column(number, "damage", min_value=0, step=1, default=0),
+            "deathtouch_damage": _column(
+                number, "deathtouch_damage", min_value=0, step=1, default=0
             ),
-            "counters": cfg.TextColumn(
-                bt.LABELS["counters"], help="type: nombre, séparés par des virgules"
+            "counters": _column(text, "counters", help="type: nombre, séparés par des virgules"),
+            "keywords": _column(
+                cfg.MultiselectColumn, "keywords", options=KEYWORDS, accept_new_options=True
             ),
-            "keywords": cfg.MultiselectColumn(
-                bt.LABELS["keywords"], options=KEYWORDS, accept_new_options=True
+            "indestructible": _column(check, "indestructible"),
+            "regeneration_shields": _column(
+                number, "regeneration_shields", min_value=0, step=1, default=0
             ),
-            "indestructible": cfg.CheckboxColumn(bt.LABELS["indestructible"]),
-            "regeneration_shields": cfg.NumberColumn(
-                bt.LABELS["regeneration_shields"], min_value=0, step=1, default=0
-            ),
-            "token": cfg.CheckboxColumn(bt.LABELS["token"]),
-            "attached_to": cfg.TextColumn(bt.LABELS["attached_to"]),
-            bt.EXTRA: cfg.TextColumn(
-                bt.LABELS[bt.EXTRA], help="enchant, colors, protection_from, timestamp…"
-            ),
+            "token": _column(check, "token"),
+            "attached_to": _column(text, "attached_to"),
+            bt.EXTRA: _column(text, bt.EXTRA, help="enchant, colors, protection_from, timestamp…"),
         },
     )
     st.markdown("**Autres zones** (cartes, jetons et copies hors du champ de bataille)")
     others = _table(
         bt.others_frame(board),
-        f"bac-zones-{v}",
+        "zones",
         {
-            "id": cfg.TextColumn(bt.LABELS["id"], required=True),
-            "name": cfg.TextColumn(bt.LABELS["name"]),
-            "zone": cfg.SelectboxColumn(
-                bt.LABELS["zone"],
+            "id": _column(text, "id", required=True),
+            "name": _column(text, "name"),
+            "zone": _column(
+                cfg.SelectboxColumn,
+                "zone",
                 options=ZONES,
                 format_func=lambda z: ZONE_LABELS.get(str(z), str(z)),
             ),
-            "owner": cfg.SelectboxColumn(bt.LABELS["owner"], options=names),
-            "token": cfg.CheckboxColumn(bt.LABELS["token"]),
-            bt.EXTRA: cfg.TextColumn(bt.LABELS[bt.EXTRA]),
+            "owner": _column(cfg.SelectboxColumn, "owner", options=names),
+            "token": _column(check, "token"),
+            bt.EXTRA: _column(text, bt.EXTRA),
         },
     )
     with st.expander("Équipes, pile et choix déjà faits (JSON)"):
@@ -426,10 +486,13 @@ def _editors(judge: Judge, board: dict[str, Any]) -> dict[str, Any] | None:
         "active_player": active,
     }
     try:
-        return bt.board_from_tables(settings, players, permanents, others, more)
+        edited = bt.board_from_tables(settings, players, permanents, others, more)
     except bt.TableError as exc:
         st.error(say(exc.message), icon=":material/table:")
+        st.session_state.pop(EDITED, None)  # a wrong cell stays in its editor
         return None
+    st.session_state[EDITED] = edited
+    return edited
 
 
 # --- results ----------------------------------------------------------------------
