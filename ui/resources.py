@@ -12,6 +12,7 @@ itself a cached resource: this module holds no mutable state of its own.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -19,9 +20,10 @@ from pathlib import Path
 
 import streamlit as st
 
-from judge import RULESETS, BoardError, Generation, Judge, generation, open_judge
+from judge import Generation, Judge, generation, open_judge
 
 MAX_GENERATIONS = 8
+log = logging.getLogger("judge.ui")
 
 
 @dataclass
@@ -92,7 +94,10 @@ def judge() -> Judge:
 
 @st.cache_resource(show_spinner=False, max_entries=MAX_GENERATIONS)
 def _edition_rulesets(generation_key: str, home: str, _judge: Judge) -> dict[str, str]:
-    # Keyed like _judge: one answer per generation (the Judge itself is not hashed).
+    # Keyed like _judge: one answer per generation (the Judge itself is not hashed). The
+    # board engine is imported here, by the sandbox, not by every page.
+    from judge import RULESETS, BoardError
+
     out = {}
     for ed in _judge.editions():
         if ed.id in RULESETS:
@@ -103,6 +108,31 @@ def _edition_rulesets(generation_key: str, home: str, _judge: Judge) -> dict[str
             continue
         out[ed.id] = ruleset.loop_rule.split(".")[0]
     return out
+
+
+def _prepare_view(judge: Judge, number: str, edition: str) -> None:
+    try:
+        judge.view(judge.lookup(number, edition))
+    except Exception:  # only a head start: the page that needs it reports its own error
+        log.debug("préparation de %s (%s) abandonnée", number, edition, exc_info=True)
+
+
+@st.cache_resource(show_spinner=False, max_entries=MAX_GENERATIONS)
+def _prepared(generation_key: str, home: str, _judge: Judge, _rule: tuple[str, str]) -> bool:
+    # Once per generation (the rule is not part of the key): the concordance a rule's page
+    # reads is built on its first view, for every pair of editions at once.
+    threading.Thread(
+        target=_prepare_view, args=(_judge, *_rule), name="judge-prepare", daemon=True
+    ).start()
+    return True
+
+
+def prepare_rule_page(number: str, edition: str) -> None:
+    """Build, in the background, what the first rule page of this generation reads besides
+    the rule's text (the concordance: counterparts, history), while the person reads the
+    results that link to it. Call once the page is drawn: the thread competes with it."""
+    key, home, found = _current()
+    _prepared(key, home, found, (number, edition))
 
 
 def edition_rulesets() -> dict[str, str]:
