@@ -7,6 +7,7 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -63,3 +64,26 @@ def test_a_search_prepares_the_first_rule_page_in_the_background(
         if thread.name == "judge-prepare":
             thread.join(60)
     assert ("judge-prepare", "704.5h") in seen, seen
+
+
+def test_the_first_page_of_a_process_skips_streamlits_repl_check(tmp_path: Path) -> None:
+    # inspect.stack() on the first element of a process: 0.05 to 0.1 s for a warning that
+    # `streamlit run` never gives. A fresh process, since the check is once per process.
+    code = (
+        "import os, sys\n"
+        f"os.environ['JUDGE_HOME'] = {str(tmp_path)!r}\n"
+        "from streamlit import env_util\n"
+        "calls = []\n"
+        "real = env_util.is_repl\n"
+        "env_util.is_repl = lambda: calls.append(1) or real()\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        f"at = AppTest.from_file({str(ROOT / 'ui' / 'app.py')!r}, default_timeout=60)\n"
+        "at.query_params['q'] = 'poison'\n"
+        "at.run()\n"
+        "assert not at.exception, at.exception\n"
+        "print(len(calls), len(at.get('flex_container')) > 0)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["0", "True"], out.stdout + out.stderr
