@@ -42,6 +42,7 @@ EDITIONS = "editions"
 FROM = "de"
 TO = "vers"
 BOARD = "plateau"
+RULESET = "regles"  # the sandbox's ruleset: a shipped one's name or an edition's id
 
 
 # Session-state keys: the page of this run and of the run before (ui/app.py sets them).

@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from judge import generation, inline_view, side_view
+from judge import generation
 
 if TYPE_CHECKING:
     from judge import DiffPart
@@ -173,6 +173,10 @@ def diff_sides(ops: Iterable[DiffPart]) -> tuple[str, str]:
     the old side, insertions in bold green on the new side, and a cross-reference renumbered
     with the rules (`408` on one side, `117` on the other) in blue italics on both. Changes of
     spacing or of the style of apostrophes and quotation marks alone are not marked."""
+    # Here, not at the top: the diff's modules (the concordance's) are not on the way to a
+    # search's first results.
+    from judge import side_view
+
     ops = list(ops)
     return _side(side_view(ops, "old")), _side(side_view(ops, "new"))
 
@@ -190,4 +194,6 @@ def _side(pieces: Iterable[tuple[str, str]]) -> str:
 def diff_inline(ops: Iterable[DiffPart]) -> str:
     """One text (the new one, each deletion where it was): deletions struck through in red,
     insertions in bold green, renumbered cross-references (`408 → 117`) in blue italics."""
+    from judge import inline_view  # as in diff_sides
+
     return _side(inline_view(ops))

@@ -12,6 +12,7 @@ itself a cached resource: this module holds no mutable state of its own.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,6 +23,7 @@ import streamlit as st
 from judge import Generation, Judge, generation, open_judge
 
 MAX_GENERATIONS = 8
+log = logging.getLogger("judge.ui")
 
 
 @dataclass
@@ -74,15 +76,71 @@ def _judge(generation_key: str, home: str) -> Judge:
     return open_judge(Path(home))
 
 
-def judge() -> Judge:
-    """The Judge of the store as it is now, or the last one ready while that is being built."""
+def _current() -> tuple[str, str, Judge]:
+    """(generation key, home, Judge) of the Judge sessions read now."""
     gen = generation()
     registry = _registry()
     key = registry.choose(gen)
     found = _judge(key, gen.home)
     if key == gen.key:
         registry.mark_ready(gen)
-    return found
+    return key, gen.home, found
+
+
+def judge() -> Judge:
+    """The Judge of the store as it is now, or the last one ready while that is being built."""
+    return _current()[2]
+
+
+@st.cache_resource(show_spinner=False, max_entries=MAX_GENERATIONS)
+def _edition_rulesets(generation_key: str, home: str, _judge: Judge) -> dict[str, str]:
+    # Keyed like _judge: one answer per generation (the Judge itself is not hashed). The
+    # board engine is imported here, by the sandbox, not by every page.
+    from judge import RULESETS, BoardError
+
+    out = {}
+    for ed in _judge.editions():
+        if ed.id in RULESETS:
+            continue
+        try:
+            ruleset = _judge.ruleset(ed.id)
+        except BoardError:  # neither 704 nor 420 in this edition
+            continue
+        out[ed.id] = ruleset.loop_rule.split(".")[0]
+    return out
+
+
+def _prepare_view(judge: Judge, number: str, edition: str) -> None:
+    try:
+        judge.view(judge.lookup(number, edition))
+    except Exception:  # only a head start: the page that needs it reports its own error
+        log.debug("préparation de %s (%s) abandonnée", number, edition, exc_info=True)
+
+
+@st.cache_resource(show_spinner=False, max_entries=MAX_GENERATIONS)
+def _prepared(generation_key: str, home: str, _judge: Judge, _rule: tuple[str, str]) -> bool:
+    # Once per generation (the rule is not part of the key): the concordance a rule's page
+    # reads is built on its first view, for every pair of editions at once.
+    threading.Thread(
+        target=_prepare_view, args=(_judge, *_rule), name="judge-prepare", daemon=True
+    ).start()
+    return True
+
+
+def prepare_rule_page(number: str, edition: str) -> None:
+    """Build, in the background, what the first rule page of this generation reads besides
+    the rule's text (the concordance: counterparts, history), while the person reads the
+    results that link to it. Call once the page is drawn: the thread competes with it."""
+    key, home, found = _current()
+    _prepared(key, home, found, (number, edition))
+
+
+def edition_rulesets() -> dict[str, str]:
+    """The editions of the store, newest first, whose state-based actions the sandbox can
+    run (`Judge.ruleset`), besides the shipped rulesets (`RULESETS`): each with the section
+    of its state-based actions (« 704 », or « 420 » before 2009)."""
+    key, home, found = _current()
+    return _edition_rulesets(key, home, found)
 
 
 def rebuild(step: Callable[[float, str], object] | None = None) -> Judge:

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.ui.conftest import follow, link_to, no_exception, open_page, shown
@@ -211,3 +213,84 @@ def test_final_board_reads_in_french(app: AppTest) -> None:
     assert options["creature"] == "créature" and options["land"] == "terrain"
     supers = {o["value"]: o["label"] for o in config["supertypes"]["type_config"]["options"]}
     assert supers["legendary"] == "légendaire"
+
+
+@pytest.fixture
+def en_app(app: AppTest, en_home: Path, monkeypatch: pytest.MonkeyPatch) -> AppTest:
+    """The app on a store with both English editions (en-2011-09-30 holds 704, en-2008-07-15
+    still 420)."""
+    monkeypatch.setenv("JUDGE_HOME", str(en_home))
+    return app
+
+
+def _ruleset_box(at: AppTest) -> object:
+    return next(s for s in at.selectbox if s.label == "Jeu de règles")
+
+
+def test_edition_rulesets_are_offered_in_french(en_app: AppTest) -> None:
+    _gallery(en_app, "704-8-louveteau")
+    box = _ruleset_box(en_app)
+    labels = [box.format_func(o) for o in box.options]  # type: ignore[attr-defined]
+    assert labels == [
+        "Règles complètes 2024 (704)",
+        "Anciennes règles, avant 2009 (420)",
+        "Règles anglaises du 2011-09-30",
+        "Règles anglaises du 2008-07-15",
+    ], labels
+
+
+def test_edition_ruleset_from_the_url_quotes_that_edition(en_app: AppTest) -> None:
+    open_page(en_app, links.BAC_A_SABLE, plateau="704-8-louveteau", regles="en-2011-09-30")
+    no_exception(en_app)
+    assert _ruleset_box(en_app).value == "en-2011-09-30"  # type: ignore[attr-defined]
+    text = shown(en_app)
+    assert "Règles anglaises du 2011-09-30" in [plain(h.value) for h in en_app.subheader]
+    link_to(en_app, regle="704.5f", edition="en-2011-09-30")
+    assert "« 704.5f If a creature has toughness 0 or less" in text
+    assert "704.5f Si une créature" not in text
+    assert "Aucun joueur ne perd la partie." in text
+    # Side by side: that edition's ruleset beside the old numbering's.
+    en_app.toggle[0].set_value(True).run()
+    no_exception(en_app)
+    assert [plain(h.value) for h in en_app.subheader] == [
+        "Règles anglaises du 2011-09-30",
+        "Anciennes règles, avant 2009 (420)",
+    ]
+    link_to(en_app, regle="420.5b", edition="fr-pre2009")
+
+
+def test_edition_ruleset_chosen_goes_into_the_url_and_the_verdict(en_app: AppTest) -> None:
+    _gallery(en_app, "704-8-louveteau")
+    _ruleset_box(en_app).set_value("en-2008-07-15").run()  # type: ignore[attr-defined]
+    no_exception(en_app)
+    assert en_app.query_params["regles"] == "en-2008-07-15"
+    assert en_app.query_params["plateau"] == "704-8-louveteau"
+    text = shown(en_app)
+    # The old numbering of that edition: 420.5b, quoted in English.
+    link_to(en_app, regle="420.5b", edition="en-2008-07-15")
+    assert "« 420.5b A creature with toughness 0 or less" in text
+    # ... and back to the board's own ruleset: out of the address, quoted from fr-2024.
+    _ruleset_box(en_app).set_value("fr-2024").run()  # type: ignore[attr-defined]
+    no_exception(en_app)
+    assert "regles" not in en_app.query_params
+    link_to(en_app, regle="704.5f", edition="fr-2024")
+
+
+def test_unknown_ruleset_in_the_url_is_refused_with_a_notice(app: AppTest) -> None:
+    open_page(app, links.BAC_A_SABLE, plateau="704-8-louveteau", regles="en-2099-01-01")
+    no_exception(app)
+    assert "Jeu de règles « en-2099-01-01 » inconnu" in shown(app)
+    link_to(app, regle="704.5f", edition="fr-2024")
+
+
+def test_edits_survive_a_change_of_columns(app: AppTest) -> None:
+    _gallery(app, "704-8-louveteau")
+    _edit(app, "permanents", {1: {"damage": 0}})
+    # Another group of the permanents' columns: a new editor, from the board as edited.
+    pills = next(p for p in app.button_group if p.key == "bac-colonnes-permanents")
+    pills.set_value("Blessures").run()
+    no_exception(app)
+    editor = next(e for e in app.data_editor if str(e.key).startswith("bac-permanents-"))
+    assert list(editor.value["damage"]) == [0, 0], editor.value
+    _run(app)
+    assert "Louveteau n° 2" not in shown(app).split("Plateau final")[0]

@@ -126,3 +126,48 @@ def test_the_neighbourhood_is_legible_and_each_node_opens_its_rule(
         expect(page.get_by_test_id("stMain").locator("h2").first).to_contain_text("704.5a")
     finally:
         context.close()
+
+
+# The sandbox's three editable tables, in the page's order, and their groups of columns.
+TABLES = ("joueurs", "permanents", "zones")
+
+
+def _table_overflow(page: Page, table: str, group: int) -> int:
+    """How far an editable table, showing its group of columns number `group`, scrolls
+    sideways (its grid's scroll width beyond its client width), in px."""
+    editor = page.locator(f'[class*="st-key-bac-{table}-"][class*="-{group} "]')
+    grid = editor.locator(".dvn-scroller")
+    expect(grid).to_be_visible()
+    width: int = grid.evaluate("e => e.scrollWidth - e.clientWidth")
+    return width
+
+
+def test_the_sandbox_tables_fit_a_phone_in_each_group_of_columns(server: str, browser: Any) -> None:
+    from ui.views.bac_a_sable import ALL_COLUMNS, COLUMN_GROUPS
+
+    context, page = _open(browser, "telephone")
+    found: dict[str, int] = {}
+    try:
+        page.goto(f"{server}/bac-a-sable?plateau=704-8-louveteau")
+        _settled(page, ".st-key-bac-verdict-fr-2024")
+        page.get_by_text("Modifier le plateau").click()
+        for table in TABLES:
+            pills = page.locator(f".st-key-bac-colonnes-{table}")
+            for n, group in enumerate(COLUMN_GROUPS[table]):
+                pills.get_by_role("radio", name=group, exact=True).click()
+                wait_idle(page, timeout=60_000)
+                page.wait_for_timeout(300)  # the grid lays out its new columns
+                found[f"{table} / {group}"] = _table_overflow(page, table, n)
+        # « Toutes » is wider than a phone: the measure sees a table that scrolls.
+        page.locator(".st-key-bac-colonnes-permanents").get_by_role(
+            "radio", name=ALL_COLUMNS, exact=True
+        ).click()
+        wait_idle(page, timeout=60_000)
+        page.wait_for_timeout(300)
+        everything = _table_overflow(page, "permanents", len(COLUMN_GROUPS["permanents"]))
+    finally:
+        context.close()
+    print(f"défilement de côté des tableaux (px) : {found} ; toutes les colonnes : {everything}")
+    assert everything > 0, "la mesure ne voit pas un tableau plus large que l'écran"
+    too_wide = {k: v for k, v in found.items() if v > 0}
+    assert not too_wide, f"tableaux à faire défiler de côté sur un téléphone : {too_wide}"

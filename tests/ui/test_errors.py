@@ -26,7 +26,9 @@ def _boom(*args: object, **kwargs: object) -> object:
     [
         ("search", links.RECHERCHE, {"q": "contact mortel"}),
         ("quality_of", links.CORPUS, {}),
-        ("rule", links.REGLE, {"regle": "704.5g", "edition": "fr-2024"}),
+        # The Règle page reads the rule (its text first), then its view (the concordance).
+        ("lookup", links.REGLE, {"regle": "704.5g", "edition": "fr-2024"}),
+        ("view", links.REGLE, {"regle": "704.5g", "edition": "fr-2024"}),
     ],
 )
 def test_unexpected_exception_is_a_french_message(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from judge.rules import store
@@ -16,12 +17,34 @@ def _metrics(at: AppTest) -> dict[str, str]:
     return {m.label: m.value for m in at.metric}
 
 
-def test_default_is_the_latest_release(app: AppTest) -> None:
+def test_default_is_a_release_with_something_to_read(app: AppTest) -> None:
+    # fr-2011 (118) and fr-2024 (704, 301, 715) share no section: everything would read 0;
+    # fr-pre2009's 420 became 704 in fr-2024.
     open_page(app, links.NOUVEAUTES)
     no_exception(app)
-    assert app.query_params["de"] == "fr-2011"
+    assert app.query_params["de"] == "fr-pre2009"
     assert app.query_params["vers"] == "fr-2024"
-    assert set(_metrics(app)) == {"Ajoutées", "Retirées", "Modifiées", "Déplacées"}
+    metrics = _metrics(app)
+    assert set(metrics) == {"Ajoutées", "Retirées", "Modifiées", "Déplacées"}
+    assert metrics["Déplacées"] == "15"
+    assert "Déplacées (15)" in shown(app)
+
+
+def test_default_with_english_editions_is_the_two_newest_english(
+    app: AppTest, en_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Two editions of the complete rules share every section: they come before the French
+    # extracts, although fr-2024 is the newest edition.
+    monkeypatch.setenv("JUDGE_HOME", str(en_home))
+    open_page(app, links.NOUVEAUTES)
+    no_exception(app)
+    assert (app.query_params["de"], app.query_params["vers"]) == (
+        "en-2008-07-15",
+        "en-2011-09-30",
+    )
+    metrics = _metrics(app)
+    assert int(metrics["Modifiées"]) > 0, metrics
+    assert "Aucun changement" not in shown(app)
 
 
 def test_moved_rules_between_pre2009_and_2024(app: AppTest) -> None:

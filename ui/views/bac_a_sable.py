@@ -55,6 +55,10 @@ RUN = "bac-lance"  # the board as it was when "Lancer" was pressed
 LOADED_FROM = "bac-source"  # gallery name or file name of the board
 UPLOAD_SEEN = "bac-fichier-lu"
 BOTH = "bac-deux-regles"
+CHOSEN = "bac-jeu"  # the ruleset chosen: a shipped ruleset's name or an edition's id
+RUN_RULESET = "bac-lance-jeu"  # ... as it was when "Lancer" was pressed
+# « Règles anglaises du 2025-11-14 »: an edition's ruleset, by its language.
+RULES_OF_LANGUAGE = {"en": "anglaises", "fr": "françaises"}
 PASTED = "texte collé"
 PASTE_EXAMPLE = (
     "ruleset fr-2024\nplayer Alice life=0\nplayer Bob\n"
@@ -76,12 +80,60 @@ def gallery() -> dict[str, Path]:
     return resources.judge().gallery()
 
 
-def _set_board(board: dict[str, Any], source: str | None) -> None:
+def _set_board(board: dict[str, Any], source: str | None, keep_ruleset: bool = False) -> None:
+    """A new board to edit; it brings its own ruleset unless `keep_ruleset`."""
     board = {k: v for k, v in board.items() if k != "expected"}
     st.session_state[BOARD] = board
     st.session_state[VERSION] = st.session_state.get(VERSION, 0) + 1
     st.session_state[LOADED_FROM] = source
+    if not keep_ruleset or CHOSEN not in st.session_state:
+        st.session_state[CHOSEN] = str(board.get("ruleset") or BLANK["ruleset"])
     st.session_state.pop(RUN, None)
+
+
+def _run_board(board: dict[str, Any]) -> None:
+    """Run `board` under the ruleset chosen."""
+    st.session_state[RUN] = board
+    st.session_state[RUN_RULESET] = st.session_state.get(CHOSEN) or board.get("ruleset")
+
+
+# --- rulesets -----------------------------------------------------------------------
+
+
+def rulesets() -> list[str]:
+    """The shipped rulesets, then each edition of the store whose state-based actions the
+    engine runs (an English edition ingested: `judge sba --ruleset en-2025-11-14`)."""
+    return [*RULESETS, *resources.edition_rulesets()]
+
+
+def ruleset_label(judge: Judge, name: str) -> str:
+    """« Règles complètes 2024 (704) », « Règles anglaises du 2025-11-14 »."""
+    shipped = RULESET_LABELS.get(name)
+    if shipped is not None:
+        return shipped[:1].upper() + shipped[1:]
+    if not judge.has_edition(name):
+        return name
+    ed = next(e for e in judge.editions() if e.id == name)
+    rules = " ".join(filter(None, ("Règles", RULES_OF_LANGUAGE.get(ed.language))))
+    if len(ed.date) == 10:  # 2025-11-14
+        return f"{rules} du {ed.date}"
+    return f"{rules} de l'édition {ed.id}"
+
+
+def _family(judge: Judge, name: str) -> str:
+    """The shipped ruleset a board file names for `name`: the file format knows only those
+    (an edition of 704 is run as 2024's, one of 420 as the old rules)."""
+    if name in RULESETS:
+        return name
+    return "fr-pre2009" if resources.edition_rulesets().get(name) == "420" else "fr-2024"
+
+
+def _board_url(name: str | None, ruleset: str | None) -> dict[str, str]:
+    """The page's address: the gallery's board, the ruleset unless it is the board's own."""
+    params = links.board_params(name) if name else {}
+    if ruleset:
+        params[links.RULESET] = ruleset
+    return params
 
 
 def _read_gallery(name: str) -> dict[str, Any]:
@@ -89,24 +141,43 @@ def _read_gallery(name: str) -> dict[str, Any]:
     return decode_board_text(path.read_text(encoding="utf-8"), path.name)
 
 
-def _init() -> None:
+def _init(judge: Judge) -> None:
     wanted = st.query_params.get(links.BOARD, "")
+    ruleset = st.query_params.get(links.RULESET, "")
+    known = rulesets()
+    if ruleset and ruleset not in known:
+        st.warning(
+            md(
+                f"Jeu de règles « {ruleset} » inconnu : le plateau suit le sien. Jeux de "
+                f"règles disponibles : {', '.join(known)}."
+            ),
+            icon=":material/warning:",
+        )
+        ruleset = ""
     if wanted and wanted != st.session_state.get(LOADED_FROM):
         if wanted in gallery():
-            _open_gallery(wanted)
+            _open_gallery(wanted, ruleset)
         else:
             st.error(md(f"Plateau « {wanted} » introuvable dans la galerie."))
     if BOARD not in st.session_state:
         _set_board(copy.deepcopy(BLANK), None)
+    if ruleset and ruleset != st.session_state.get(CHOSEN):
+        # A link (or Back) to another ruleset: the board runs again under it.
+        st.session_state[CHOSEN] = ruleset
+        st.session_state[VERSION] += 1
+        if RUN in st.session_state:
+            _run_board(st.session_state[RUN])
 
 
 # --- loading ----------------------------------------------------------------------
 
 
-def _open_gallery(name: str) -> None:
+def _open_gallery(name: str, ruleset: str = "") -> None:
     """A board of the gallery, run at once: an example is opened to read its verdict."""
     _set_board(_read_gallery(name), name)
-    st.session_state[RUN] = copy.deepcopy(st.session_state[BOARD])
+    if ruleset:
+        st.session_state[CHOSEN] = ruleset
+    _run_board(copy.deepcopy(st.session_state[BOARD]))
 
 
 def _on_gallery() -> None:
@@ -193,34 +264,114 @@ def _player_names(board: dict[str, Any]) -> list[str]:
     return [str(p.get("name")) for p in board.get("players") or [] if p.get("name")]
 
 
-def _table(frame: Any, key: str, columns: dict[str, Any]) -> Any:
-    """One of the board's editable tables (rows may be added and deleted)."""
+# A phone's screen (390 px) holds four narrow columns: each table shows one group of its
+# columns at a time (the name in each, to know the row), « Toutes » all of them.
+ALL_COLUMNS = "Toutes"
+COLUMN_GROUPS: dict[str, dict[str, tuple[str, ...]]] = {
+    "joueurs": {
+        "Vie": ("name", "life", "poison"),
+        "Défaite": ("name", "drew_from_empty_library", "cant_lose", "lost"),
+        "Autres": ("name", bt.EXTRA),
+    },
+    "permanents": {
+        "Objet": ("id", "name", "controller", "owner"),
+        "Types": ("name", "types", "supertypes", "subtypes"),
+        "Blessures": ("name", "power", "toughness", "damage"),
+        "Marqueurs": ("name", "counters", "deathtouch_damage", "regeneration_shields"),
+        "Capacités": ("name", "keywords", "indestructible", "token"),
+        "Autres": ("name", "attached_to", bt.EXTRA),
+    },
+    "zones": {
+        "Objet": ("id", "name", "zone", "owner"),
+        "Autres": ("name", "token", bt.EXTRA),
+    },
+}
+EDITED = "bac-tables"  # the board the tables described at the end of the last run
+NARROW = 72  # px: four columns and the row selector fit in a phone's 322 px
+WIDE = 140  # px: the free text of « Autres champs (JSON) », beside two narrow ones
+
+
+def _keep_edits() -> None:
+    """Another group of columns: the new editor starts from the board as edited so far (an
+    editor whose columns change starts afresh)."""
+    edited = st.session_state.get(EDITED)
+    if edited is not None:
+        st.session_state[BOARD] = edited
+        st.session_state[VERSION] += 1
+
+
+def _table(frame: Any, table: str, columns: dict[str, Any]) -> Any:
+    """One of the board's editable tables (rows may be added and deleted), one group of its
+    columns at a time; every column keeps its value when hidden."""
+    groups = COLUMN_GROUPS[table]
+    options = [*groups, ALL_COLUMNS]
+    picked = st.pills(
+        "Colonnes",
+        options,
+        default=options[0],
+        key=f"bac-colonnes-{table}",
+        on_change=_keep_edits,
+        label_visibility="collapsed",
+    )
+    group = str(picked or options[0])
+    # The headers of narrow columns are cut: their whole labels, in order.
+    shown = groups.get(group)
+    if shown is not None:
+        st.caption(md(" · ".join(bt.LABELS[c] for c in shown)))
     return st.data_editor(
         frame,
         num_rows="dynamic",
         hide_index=True,
         placeholder="—",
-        key=key,
+        key=f"bac-{table}-{st.session_state[VERSION]}-{options.index(group)}",
         column_config=columns,
+        column_order=groups.get(group),
     )
 
 
-def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
+def _column(kind: Any, field: str, **config: Any) -> Any:
+    """A column of width NARROW (WIDE for the JSON), its whole label on hover."""
+    width = WIDE if field == bt.EXTRA else NARROW
+    label = bt.LABELS[field]
+    hint = config.pop("help", None)
+    return kind(label, width=width, help=f"{label} : {hint}" if hint else label, **config)
+
+
+def _on_ruleset(key: str) -> None:
+    """Another ruleset chosen: it goes into the page's address."""
+    chosen = str(st.session_state[key])
+    st.session_state[CHOSEN] = chosen
+    board = st.session_state[BOARD]
+    own = chosen == board.get("ruleset")
+    source = st.session_state.get(LOADED_FROM)
+    name = source if source in gallery() else None
+    st.query_params.from_dict(_board_url(name, None if own else chosen))
+    if RUN in st.session_state:  # the verdict shown follows the ruleset in the address
+        st.session_state[RUN_RULESET] = chosen
+
+
+def _editors(judge: Judge, board: dict[str, Any]) -> dict[str, Any] | None:
     """The editing widgets; returns the board they describe (None when a cell is wrong)."""
     v = st.session_state[VERSION]
     description = board.get("description") or ""
     if description:
         st.info(md(description), icon=":material/description:")
     a, b, c = st.columns(3)
-    rulesets = list(RULESETS)  # by name
+    options = rulesets()  # by name, the editions' ids after the shipped ones
+    chosen = st.session_state.get(CHOSEN) or board.get("ruleset", "fr-2024")
+    if chosen not in options:  # an edition removed from the store since
+        chosen = board.get("ruleset", "fr-2024")
     ruleset = a.selectbox(
         "Jeu de règles",
-        rulesets,
-        index=rulesets.index(board.get("ruleset", "fr-2024")),
-        format_func=lambda r: str(RULESET_LABELS.get(str(r), r)).capitalize(),
+        options,
+        index=options.index(chosen),
+        format_func=lambda r: ruleset_label(judge, str(r)),
         key=f"bac-regles-{v}",
+        on_change=_on_ruleset,
+        args=(f"bac-regles-{v}",),
         placeholder="Choisir…",
     )
+    st.session_state[CHOSEN] = ruleset
     variant = b.selectbox(
         "Variante",
         VARIANTS,
@@ -241,84 +392,83 @@ def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
         placeholder="Choisir…",
     )
     cfg = st.column_config
+    text, number, check = cfg.TextColumn, cfg.NumberColumn, cfg.CheckboxColumn
     st.markdown("**Joueurs**")
     players = _table(
         bt.players_frame(board),
-        f"bac-joueurs-{v}",
+        "joueurs",
         {
-            "name": cfg.TextColumn(bt.LABELS["name"], required=True),
-            "life": cfg.NumberColumn(bt.LABELS["life"], step=1, default=20),
-            "poison": cfg.NumberColumn(bt.LABELS["poison"], min_value=0, step=1, default=0),
-            "drew_from_empty_library": cfg.CheckboxColumn(bt.LABELS["drew_from_empty_library"]),
-            "cant_lose": cfg.CheckboxColumn(bt.LABELS["cant_lose"]),
-            "lost": cfg.CheckboxColumn(bt.LABELS["lost"]),
-            bt.EXTRA: cfg.TextColumn(
-                bt.LABELS[bt.EXTRA], help="commander_damage, loss_replacement…"
-            ),
+            "name": _column(text, "name", required=True),
+            "life": _column(number, "life", step=1, default=20),
+            "poison": _column(number, "poison", min_value=0, step=1, default=0),
+            "drew_from_empty_library": _column(check, "drew_from_empty_library"),
+            "cant_lose": _column(check, "cant_lose"),
+            "lost": _column(check, "lost"),
+            bt.EXTRA: _column(text, bt.EXTRA, help="commander_damage, loss_replacement…"),
         },
     )
     st.markdown("**Permanents** (force et endurance actuelles, marqueurs compris)")
     permanents = _table(
         bt.permanents_frame(board),
-        f"bac-permanents-{v}",
+        "permanents",
         {
-            "id": cfg.TextColumn(bt.LABELS["id"], required=True),
-            "name": cfg.TextColumn(bt.LABELS["name"]),
-            "controller": cfg.SelectboxColumn(bt.LABELS["controller"], options=names),
-            "owner": cfg.SelectboxColumn(bt.LABELS["owner"], options=names),
-            "types": cfg.MultiselectColumn(
-                bt.LABELS["types"],
+            "id": _column(text, "id", required=True),
+            "name": _column(text, "name"),
+            "controller": _column(cfg.SelectboxColumn, "controller", options=names),
+            "owner": _column(cfg.SelectboxColumn, "owner", options=names),
+            "types": _column(
+                cfg.MultiselectColumn,
+                "types",
                 options=sorted(CARD_TYPES),
                 format_func=lambda t: TERM_LABELS.get(t, t),
             ),
-            "supertypes": cfg.MultiselectColumn(
-                bt.LABELS["supertypes"],
+            "supertypes": _column(
+                cfg.MultiselectColumn,
+                "supertypes",
                 options=sorted(SUPERTYPES),
                 format_func=lambda t: SUPERTYPE_LABELS.get(t, t),
             ),
-            "subtypes": cfg.MultiselectColumn(
-                bt.LABELS["subtypes"],
+            "subtypes": _column(
+                cfg.MultiselectColumn,
+                "subtypes",
                 options=sorted(RULE_SUBTYPES.values()),
                 accept_new_options=True,
             ),
-            "power": cfg.NumberColumn(bt.LABELS["power"], step=1),
-            "toughness": cfg.NumberColumn(bt.LABELS["toughness"], step=1),
-            "damage": cfg.NumberColumn(bt.LABELS["damage"], min_value=0, step=1, default=0),
-            "deathtouch_damage": cfg.NumberColumn(
-                bt.LABELS["deathtouch_damage"], min_value=0, step=1, default=0
+            "power": _column(number, "power", step=1),
+            "toughness": _column(number, "toughness", step=1),
+            "damage": _column(number, "damage", min_value=0, step=1, default=0),
+            "deathtouch_damage": _column(
+                number, "deathtouch_damage", min_value=0, step=1, default=0
             ),
-            "counters": cfg.TextColumn(
-                bt.LABELS["counters"], help="type: nombre, séparés par des virgules"
+            "counters": _column(text, "counters", help="type: nombre, séparés par des virgules"),
+            "keywords": _column(
+                cfg.MultiselectColumn, "keywords", options=KEYWORDS, accept_new_options=True
             ),
-            "keywords": cfg.MultiselectColumn(
-                bt.LABELS["keywords"], options=KEYWORDS, accept_new_options=True
+            "indestructible": _column(check, "indestructible"),
+            "regeneration_shields": _column(
+                number, "regeneration_shields", min_value=0, step=1, default=0
             ),
-            "indestructible": cfg.CheckboxColumn(bt.LABELS["indestructible"]),
-            "regeneration_shields": cfg.NumberColumn(
-                bt.LABELS["regeneration_shields"], min_value=0, step=1, default=0
-            ),
-            "token": cfg.CheckboxColumn(bt.LABELS["token"]),
-            "attached_to": cfg.TextColumn(bt.LABELS["attached_to"]),
-            bt.EXTRA: cfg.TextColumn(
-                bt.LABELS[bt.EXTRA], help="enchant, colors, protection_from, timestamp…"
-            ),
+            "token": _column(check, "token"),
+            "attached_to": _column(text, "attached_to"),
+            bt.EXTRA: _column(text, bt.EXTRA, help="enchant, colors, protection_from, timestamp…"),
         },
     )
     st.markdown("**Autres zones** (cartes, jetons et copies hors du champ de bataille)")
     others = _table(
         bt.others_frame(board),
-        f"bac-zones-{v}",
+        "zones",
         {
-            "id": cfg.TextColumn(bt.LABELS["id"], required=True),
-            "name": cfg.TextColumn(bt.LABELS["name"]),
-            "zone": cfg.SelectboxColumn(
-                bt.LABELS["zone"],
+            "id": _column(text, "id", required=True),
+            "name": _column(text, "name"),
+            "zone": _column(
+                cfg.SelectboxColumn,
+                "zone",
                 options=ZONES,
                 format_func=lambda z: ZONE_LABELS.get(str(z), str(z)),
             ),
-            "owner": cfg.SelectboxColumn(bt.LABELS["owner"], options=names),
-            "token": cfg.CheckboxColumn(bt.LABELS["token"]),
-            bt.EXTRA: cfg.TextColumn(bt.LABELS[bt.EXTRA]),
+            "owner": _column(cfg.SelectboxColumn, "owner", options=names),
+            "token": _column(check, "token"),
+            bt.EXTRA: _column(text, bt.EXTRA),
         },
     )
     with st.expander("Équipes, pile et choix déjà faits (JSON)"):
@@ -331,15 +481,18 @@ def _editors(board: dict[str, Any]) -> dict[str, Any] | None:
         )
     settings = {
         "description": description,
-        "ruleset": ruleset,
+        "ruleset": _family(judge, str(ruleset)),
         "variant": variant,
         "active_player": active,
     }
     try:
-        return bt.board_from_tables(settings, players, permanents, others, more)
+        edited = bt.board_from_tables(settings, players, permanents, others, more)
     except bt.TableError as exc:
         st.error(say(exc.message), icon=":material/table:")
+        st.session_state.pop(EDITED, None)  # a wrong cell stays in its editor
         return None
+    st.session_state[EDITED] = edited
+    return edited
 
 
 # --- results ----------------------------------------------------------------------
@@ -473,7 +626,7 @@ def _choices(view: SandboxView, edition: str, column: str, feminine: set[str]) -
             ):
                 board = copy.deepcopy(st.session_state[RUN])
                 board["choices"] = [*board.get("choices", []), *entries]
-                _set_board(board, st.session_state.get(LOADED_FROM))
+                _set_board(board, st.session_state.get(LOADED_FROM), keep_ruleset=True)
                 st.session_state[RUN] = board
                 st.rerun()
     if res.pending:
@@ -532,11 +685,11 @@ def _final_board(board: Board, shown_names: Mapping[str, str], column: str) -> N
 def show_resolution(view: SandboxView, column: str) -> None:
     """One ruleset's resolution, each action quoted from the edition the ruleset follows."""
     res, rule_text = view.resolution, view.rule_text
-    edition = find_ruleset(res.ruleset).edition  # the edition whose rules it quotes
+    # The edition whose rules it quotes (an edition's ruleset quotes that edition).
+    edition = res.edition or find_ruleset(res.ruleset).edition
     names = display_names(res.names)
     feminine = feminine_ids(res.initial)
-    label = RULESET_LABELS.get(res.ruleset, res.ruleset)
-    st.subheader(md(label[:1].upper() + label[1:]), anchor=False)
+    st.subheader(md(ruleset_label(resources.judge(), res.ruleset)), anchor=False)
     # The verdict first: on a phone it is on the first screen, the passes explain it below.
     with st.container(key=f"bac-verdict-{column}"):
         if res.losers:
@@ -586,7 +739,13 @@ def show_resolution(view: SandboxView, column: str) -> None:
     )
 
 
-def _results(judge: Judge, board_dict: dict[str, Any], both: bool) -> None:
+def _side_by_side(judge: Judge, chosen: str) -> list[str]:
+    """The ruleset chosen, then the shipped one of the other numbering (704 beside 420)."""
+    family = _family(judge, chosen)
+    return [chosen, *(r for r in RULESETS if r != family)]
+
+
+def _results(judge: Judge, board_dict: dict[str, Any], chosen: str, both: bool) -> None:
     try:
         loaded = load_board(board_dict)
     except JudgeError as exc:
@@ -595,12 +754,11 @@ def _results(judge: Judge, board_dict: dict[str, Any], both: bool) -> None:
     for w in loaded.warnings:
         st.warning(say(w))
     board = loaded.board
-    rulesets = list(RULESETS) if both else [board.ruleset]
-    if both and board.ruleset in rulesets:
-        rulesets.remove(board.ruleset)
-        rulesets.insert(0, board.ruleset)
-    columns = st.columns(len(rulesets), gap="large")
-    for col, rs in zip(columns, rulesets, strict=True):
+    if chosen not in rulesets():
+        chosen = board.ruleset
+    names = _side_by_side(judge, chosen) if both else [chosen]
+    columns = st.columns(len(names), gap="large")
+    for col, rs in zip(columns, names, strict=True):
         with col:
             try:
                 view = judge.resolve(board, rs)
@@ -610,11 +768,11 @@ def _results(judge: Judge, board_dict: dict[str, Any], both: bool) -> None:
             show_resolution(view, rs)
 
 
-def _controls() -> tuple[dict[str, Any] | None, bool, bool]:
+def _controls(judge: Judge) -> tuple[dict[str, Any] | None, bool, bool]:
     """Where the board comes from, its tables, and « Lancer »: (the board the tables
     describe, or None; both rulesets; whether « Lancer » was pressed)."""
     _sources()
-    current = _editors(st.session_state[BOARD])
+    current = _editors(judge, st.session_state[BOARD])
     with st.container(horizontal=True, vertical_alignment="center"):
         both = st.toggle("Les deux jeux de règles côte à côte", key=BOTH)
         run = st.button(
@@ -639,7 +797,7 @@ def main() -> None:
         "action est justifiée par sa règle."
     )
     judge = resources.judge()
-    _init()
+    _init(judge)
     # On a phone the verdict comes first: once a board has run, its results take the top
     # of the page and the board's controls fold into an expander below them.
     results = st.container()
@@ -651,12 +809,13 @@ def main() -> None:
         else st.container()
     )
     with place:
-        current, both, run = _controls()
+        current, both, run = _controls(judge)
     if run and current is not None:
-        st.session_state[RUN] = current
+        _run_board(current)
     if RUN in st.session_state:
+        chosen = str(st.session_state.get(RUN_RULESET) or st.session_state[RUN]["ruleset"])
         with results:
-            _results(judge, st.session_state[RUN], both)
+            _results(judge, st.session_state[RUN], chosen, both)
             st.divider()
 
 

@@ -1,7 +1,7 @@
 """Nouveautés: what changed from one edition to another (`Judge.changes`).
 
 `nouveautes?de=fr-pre2009&vers=fr-2024&section=704`; without `de` and `vers`, the latest
-release of the newest edition's language."""
+release: the two newest editions of one language that share a section (`latest_pair`)."""
 
 from __future__ import annotations
 
@@ -49,19 +49,65 @@ def _selector(judge: Judge, old: str, new: str, section: str) -> None:
         st.rerun()
 
 
-def _default_pair(judge: Judge) -> tuple[str, str] | None:
-    """The latest release of the newest edition's language, or None (and a message) when
-    that language has a single edition."""
+def _sections(ed: Edition) -> frozenset[str]:
+    """The sections (`704`) of which `ed` holds the text of at least one rule."""
+    return frozenset(
+        _section(r.number) for r in ed.rules.values() if not r.title_only and r.text.strip()
+    )
+
+
+def _pairs(judge: Judge) -> list[tuple[str, str]]:
+    """Every (older, newer) pair of editions of one language, the newest pair first: by the
+    newer edition, then by the older one."""
+    editions = judge.editions()  # newest first
+    return [
+        (old.id, new.id)
+        for i, new in enumerate(editions)
+        for old in editions[i + 1 :]
+        if old.language == new.language
+    ]
+
+
+def latest_pair(judge: Judge) -> tuple[str, str] | None:
+    """The latest release worth reading: the two newest editions of one language that share
+    a section (two editions of the complete rules); else the newest pair whose changes are
+    not empty (a section renumbered, such as 420 → 704); else the library's default (the two
+    newest of the newest edition's language); None when no language has two editions."""
+    pairs = _pairs(judge)
+    if not pairs:
+        return None
+    sections: dict[str, frozenset[str]] = {}
+
+    def of(eid: str) -> frozenset[str]:
+        if eid not in sections:
+            sections[eid] = _sections(judge.edition(eid))
+        return sections[eid]
+
+    for old, new in pairs:
+        if of(old) & of(new):
+            return old, new
+    for old, new in pairs:
+        c = judge.changes(old, new)
+        if c.added or c.removed or c.changed or c.moved:
+            return old, new
     try:
         found = judge.changes()
     except NoEditionPair:
+        return pairs[0]
+    return found.old.id, found.new.id
+
+
+def _default_pair(judge: Judge) -> tuple[str, str] | None:
+    """The latest release (`latest_pair`), or None (and a message) when no language has two
+    editions."""
+    pair = latest_pair(judge)
+    if pair is None:
         editions = judge.editions()
         if editions:
             _single(judge, editions[0].id)
         else:
             st.info("Aucune édition chargée.")
-        return None
-    return found.old.id, found.new.id
+    return pair
 
 
 def _single(judge: Judge, edition_id: str) -> None:

@@ -197,6 +197,9 @@ def main() -> None:
     _show(result)
     if not _useful(result):
         _coverage(judge, found_nothing=True)
+    rules = [h for h in result.hits if h.kind != "glossary"]
+    if rules:  # the results are drawn: the rule page's concordance, while they are read
+        resources.prepare_rule_page(rules[0].rule, rules[0].edition)
 
 
 main()

@@ -282,16 +282,23 @@ def _history(history: History) -> None:
         i += 1
 
 
-def show(judge: Judge, view: RuleView) -> None:
-    rule = view.rule
+def show(judge: Judge, rule: Rule) -> None:
     kind = RULE_KIND.get(rule.kind, RULE_KIND["rule"])
-    heading = f"{kind} {rule.number}" + (f" — {view.title}" if view.title else "")
+    title = judge.title(rule.number, rule.edition)
+    heading = f"{kind} {rule.number}" + (f" — {title}" if title else "")
     st.header(md(heading), anchor=False)
     main, side = st.columns([3, 2], gap="large")
+    # On a phone the text comes first, right under the heading; where it sits follows.
+    with main, st.container(key="regle-texte"):
+        _text(rule)
+    # The text is on its way to the browser: now the concordance (the first view of a
+    # process loads it), for everything around the text.
+    try:
+        view = judge.view(rule)
+    except JudgeError as exc:
+        main.error(say(exc.message))
+        return
     with main:
-        # On a phone the text comes first, right under the heading; where it sits follows.
-        with st.container(key="regle-texte"):
-            _text(rule)
         for line in judge.dating(view):
             st.caption(md(line))
         _breadcrumb(view)
@@ -353,14 +360,14 @@ def main() -> None:
     unknown = None
     if edition is not None and not judge.has_edition(edition):
         unknown, edition = edition, None
-    found: RuleView | JudgeError | None = None
+    found: Rule | JudgeError | None = None
     if number:
         try:
-            found = judge.rule(number, edition)
+            found = judge.lookup(number, edition)
         except JudgeError as exc:
             found = exc
     # The pickers stay open when there is no rule to show (none asked for, or not found).
-    _selector(judge, number, edition, fold=isinstance(found, RuleView))
+    _selector(judge, number, edition, fold=isinstance(found, Rule))
     if unknown is not None and not number:
         st.warning(md(f"Édition « {unknown} » inconnue."), icon=":material/warning:")
     if found is None:
@@ -374,8 +381,7 @@ def main() -> None:
     if isinstance(found, JudgeError):
         st.error(say(found.message))
         return
-    view = found
-    rule = view.rule
+    rule = found
     if unknown is not None:
         st.warning(
             md(
@@ -386,7 +392,7 @@ def main() -> None:
         )
     # The URL bar holds the canonical, complete link a judge copies.
     links.keep_address(links.REGLE, links.rule_params(rule.number, rule.edition))
-    show(judge, view)
+    show(judge, rule)
 
 
 main()
