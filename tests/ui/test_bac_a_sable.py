@@ -265,6 +265,8 @@ def test_edition_ruleset_chosen_goes_into_the_url_and_the_verdict(en_app: AppTes
     no_exception(en_app)
     assert en_app.query_params["regles"] == "en-2008-07-15"
     assert en_app.query_params["plateau"] == "704-8-louveteau"
+    # The board the tables describe (the one downloaded) names that edition too.
+    assert en_app.session_state["bac-tables"]["ruleset"] == "en-2008-07-15"
     text = shown(en_app)
     # The old numbering of that edition: 420.5b, quoted in English.
     link_to(en_app, regle="420.5b", edition="en-2008-07-15")

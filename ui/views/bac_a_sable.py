@@ -121,8 +121,8 @@ def ruleset_label(judge: Judge, name: str) -> str:
 
 
 def _family(judge: Judge, name: str) -> str:
-    """The shipped ruleset a board file names for `name`: the file format knows only those
-    (an edition of 704 is run as 2024's, one of 420 as the old rules)."""
+    """The shipped ruleset of `name`'s numbering (an edition of 704 is 2024's family, one of
+    420 the old rules'): the other numbering is shown beside it."""
     if name in RULESETS:
         return name
     return "fr-pre2009" if resources.edition_rulesets().get(name) == "420" else "fr-2024"
@@ -481,7 +481,8 @@ def _editors(judge: Judge, board: dict[str, Any]) -> dict[str, Any] | None:
         )
     settings = {
         "description": description,
-        "ruleset": _family(judge, str(ruleset)),
+        # The board names the ruleset chosen, an edition's id included (the format takes it).
+        "ruleset": str(ruleset),
         "variant": variant,
         "active_player": active,
     }
