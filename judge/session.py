@@ -652,9 +652,13 @@ def open_judge(home: Path | None = None) -> Judge:
 
 def prepare(home: Path | None = None) -> None:
     """Build what the next command reads after a change of the store: each edition's parsed
-    cache and the concordance of the pairs the new editions take part in."""
+    cache, the concordance of the pairs the new editions take part in, and the search
+    index's table and segment of each new edition (the next search builds nothing)."""
     with open_judge(home) as judge:
         judge.concordance.warm()
+        from judge.search.index import prepare as prepare_search
+
+        prepare_search(judge._index, home)
 
 
 def gallery() -> dict[str, Path]:
