@@ -513,7 +513,12 @@ def _view_ok(path: Path, home: Path | None) -> bool:
     return all(is_complete(path.parent.parent / _SEGMENTS / n) for n in names)
 
 
-def _load_table(root: Path, key: str, home: Path | None) -> _Table | None:
+def _load_table(
+    root: Path, key: str, home: Path | None, sound: dict[str, bool] | None = None
+) -> _Table | None:
+    """An edition's table, when it and its segments are sound (`sound`: the segments
+    already checked, by name: a segment is hashed once per build)."""
+    sound = {} if sound is None else sound
     path = root / _EDITIONS / f"{key}.bin"
     if not path.is_file():
         return None
@@ -521,9 +526,12 @@ def _load_table(root: Path, key: str, home: Path | None) -> _Table | None:
         table = _Table.decode(_read_signed(path, home))
     except (SearchIndexError, ValueError, struct.error, IndexError, UnicodeDecodeError):
         return None
-    segments = [root / _SEGMENTS / name for name in table.segments]
-    if not all(is_complete(s) and _signed(s, home) for s in segments):
-        return None  # a segment was swept or damaged: the edition is indexed again
+    for name in table.segments:
+        if name not in sound:
+            folder = root / _SEGMENTS / name
+            sound[name] = is_complete(folder) and _signed(folder, home)
+        if not sound[name]:
+            return None  # a segment was swept or damaged: the edition is indexed again
     with contextlib.suppress(OSError):
         os.utime(path)
     return table
@@ -540,8 +548,9 @@ def _tables(
     keys = [edition_key(index, ed) for ed in index.editions]
     found: dict[str, _Table] = {}
     if not rebuild:
+        sound: dict[str, bool] = {}
         for key in keys:
-            table = _load_table(root, key, home)
+            table = _load_table(root, key, home, sound)
             if table is not None:
                 found[key] = table
         used = {s for t in found.values() for s in t.segments}
