@@ -417,6 +417,7 @@ class _Table:
     rules: list[str]  # distinct rule numbers (terms for a glossary entry)
     rule: array[int]  # per document: index in `rules`
     vocab: _Vocab
+    title_only: bytes = b""  # per document: 1 when its rule is known only by its title
 
     def encode(self) -> list[bytes]:
         v = self.vocab
@@ -438,11 +439,12 @@ class _Table:
             _ints("I", (len(s) for s in per_word)),
             _strings(s for c in per_word for s in c),
             _ints("I", (n for c in per_word for n in c.values())),
+            self.title_only,
         ]
 
     @classmethod
     def decode(cls, parts: list[bytes]) -> _Table:
-        if len(parts) != 15:
+        if len(parts) != 16:
             raise ValueError("table incomplète")
         words = _read_strings(parts[9])
         counts = _read_ints("I", parts[10])
@@ -468,9 +470,11 @@ class _Table:
             _read_strings(parts[7]),
             _read_ints("I", parts[8]),
             vocab,
+            parts[15],
         )
         n = len(table.local)
-        if not len(table.segment) == len(table.kinds) == len(table.langs) == len(table.rule) == n:
+        columns = (table.segment, table.kinds, table.langs, table.rule, table.title_only)
+        if any(len(column) != n for column in columns):
             raise ValueError("colonnes de longueurs différentes")
         return table
 
@@ -637,7 +641,8 @@ def _index_editions(
         segment_names: dict[str, int] = {}
         rule_names: dict[str, int] = {}
         segment, local, paras, rule = array("H"), array("I"), array("I"), array("I")
-        kinds, langs = bytearray(), bytearray()
+        kinds, langs, title_only = bytearray(), bytearray(), bytearray()
+        rules_of = ed.rules
         for digest, doc in rows:
             seg, number = known[digest]
             segment.append(segment_names.setdefault(seg, len(segment_names)))
@@ -646,6 +651,8 @@ def _index_editions(
             langs.append(_LANGS.index(doc.language))
             paras.append(doc.para)
             rule.append(rule_names.setdefault(doc.rule, len(rule_names)))
+            found = rules_of.get(doc.rule) if doc.kind != "glossary" else None
+            title_only.append(1 if found is not None and found.title_only else 0)
         table = _Table(
             ed.id,
             list(segment_names),
@@ -657,6 +664,7 @@ def _index_editions(
             list(rule_names),
             rule,
             vocab,
+            bytes(title_only),
         )
         _write_signed(root / _EDITIONS / f"{key}.bin", table.encode(), home)
         out[key] = table
@@ -774,7 +782,7 @@ def _write_view(
             seg_lengths[f].append(lengths.get(f) or array("I", bytes(4 * len(digests))))
         total += len(digests)
     physical = array("I")
-    edition_of, kinds, langs = array("H"), bytearray(), bytearray()
+    edition_of, kinds, langs, title_only = array("H"), bytearray(), bytearray(), bytearray()
     paras, rule = array("I"), array("I")
     rules: list[str] = []
     merged = _Vocab()
@@ -784,6 +792,7 @@ def _write_view(
         edition_of.extend([number] * len(t.local))
         kinds += t.kinds
         langs += t.langs
+        title_only += t.title_only
         paras.extend(t.paras)
         first = len(rules)
         rules.extend(t.rules)
@@ -827,6 +836,7 @@ def _write_view(
         _ints("I", (merged.counts[w] for w in words)),
         _strings(merged.surfaces[w].most_common(1)[0][0] for w in words),
         bytes(merged.bits[w] for w in words),
+        bytes(title_only),
         _strings(names),
         *columns,
     ]
@@ -985,6 +995,9 @@ class OpenedIndex:
     vocabulary: Vocabulary
     documents: list[DocInfo]  # by document number (the searcher's)
     lengths: dict[str, array[int]]  # text field -> length of that field in each document
+    # per document: 1 when its rule is known only by its title (contents, citations): read
+    # from the tables, so that opening never reads the rules
+    title_only: bytes
     _cache: dict[tuple[str, str], Postings] = field(default_factory=dict)
 
     def doc_count_all(self) -> int:
@@ -1069,7 +1082,7 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
     root = path.parent.parent
     opened: list[_Part] = []
     try:
-        if len(parts) < 17:
+        if len(parts) < 18:
             raise ValueError("vue incomplète")
         names = _read_strings(parts[0])
         counts = _read_ints("I", parts[1])
@@ -1117,11 +1130,14 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
             dict(zip(words, _read_strings(parts[14]), strict=True)),
             dict(zip(words, map(bits.__getitem__, (b & 3 for b in parts[15])), strict=True)),
         )
-        fields_ = _read_strings(parts[16])
+        title_only = parts[16]
+        fields_ = _read_strings(parts[17])
         lengths = {
-            name: _read_ints("I", data) for name, data in zip(fields_, parts[17:], strict=True)
+            name: _read_ints("I", data) for name, data in zip(fields_, parts[18:], strict=True)
         }
-        if any(len(column) != len(documents) for column in lengths.values()):
+        if len(title_only) != len(documents) or any(
+            len(column) != len(documents) for column in lengths.values()
+        ):
             raise ValueError("longueurs incohérentes")
     except SearchIndexError:
         for part in opened:
@@ -1133,7 +1149,7 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         raise SearchIndexError(f"Index de recherche illisible : {path} ({exc})") from exc
     with contextlib.suppress(OSError):
         os.utime(path)  # most recently used: kept by the sweep
-    return OpenedIndex(path, opened, vocab, documents, lengths)
+    return OpenedIndex(path, opened, vocab, documents, lengths, title_only)
 
 
 def ensure_index(

@@ -428,11 +428,7 @@ class Searcher:
         self._language_of = {ed.id: ed.language for ed in index.editions}
         self._numbering = {ed.id: ed.numbering for ed in index.editions}
         # documents of a rule known only by its title (contents, citations)
-        self._title_only = [
-            info.kind != "glossary"
-            and getattr(self._rules_of.get(info.edition, {}).get(info.rule), "title_only", False)
-            for info in self._docs
-        ]
+        self._title_only = self._opened.title_only
         # The loaded rules and index tables live as long as the searcher: out of the cyclic
         # collector's sight, so that no full collection walks them during a query.
         gc.freeze()

@@ -174,3 +174,22 @@ def test_ingest_builds_the_search_index(tmp_path: Path) -> None:
     with Searcher(load_index(home=home), home=home, progress=calls) as s:
         assert s.search("cimetière").hits
     assert calls.calls == []
+
+
+def test_opening_reads_no_rule(en_home: Path, tmp_path: Path) -> None:
+    """What ranking needs of each document (its rule known only by its title…) is in the
+    tables: a searcher opens without reading one edition's rules."""
+    build(load_index(home=en_home), home=tmp_path)
+    fresh = load_index(home=en_home)
+    lazy = [ed.rules for ed in fresh.editions if hasattr(ed.rules, "body")]
+    assert len(lazy) == len(fresh.editions)
+    with Searcher(fresh, home=tmp_path) as s:
+        assert not any(rules.body.loaded for rules in lazy)  # type: ignore[attr-defined]
+        assert not any(rules.body.single for rules in lazy), "no rule read one by one"  # type: ignore[attr-defined]
+        title_only = [
+            i for i, info in enumerate(s._docs) if info.kind != "glossary" and s._title_only[i]
+        ]
+        assert title_only
+        for i in title_only[:50]:
+            info = s._docs[i]
+            assert fresh.edition(info.edition).rules[info.rule].title_only
