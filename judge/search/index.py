@@ -37,6 +37,7 @@ so nothing this home did not write is ever opened."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import hmac
 import os
@@ -46,10 +47,10 @@ import stat
 import struct
 import time
 from array import array
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, pairwise, repeat
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
@@ -211,8 +212,10 @@ def _edition_documents(index: RuleIndex, edition: Edition) -> Iterator[Document]
         yield Document(edition.id, entry.term, "glossary", entry_lang, i, body, entry.term, lang)
 
 
+@functools.cache
 def code_salt() -> bytes:
-    """What, besides the rules, names an index: its versions and the code that builds it."""
+    """What, besides the rules, names an index: its versions and the code that builds it
+    (read once per process: every edition's key hashes it)."""
     parts = [f"judge-search {INDEX_VERSION} {analysis.ANALYSIS_VERSION}\0".encode()]
     here = Path(__file__).resolve().parent
     for name in ("index.py", "analysis.py"):
@@ -372,21 +375,27 @@ def _fields_digest(fields_: dict[str, str]) -> bytes:
 
 @dataclass
 class _Vocab:
-    """Words of some documents, in the order they first appear (the typo corrector's)."""
+    """Words of some documents, in the order they first appear (the typo corrector's).
+    Plain dicts, not Counters: merging 29 editions' vocabularies is a hot loop."""
 
-    counts: Counter[str] = field(default_factory=Counter)
+    counts: dict[str, int] = field(default_factory=dict)
     bits: dict[str, int] = field(default_factory=dict)  # the languages writing it
-    surfaces: dict[str, Counter[str]] = field(default_factory=dict)  # written forms
+    surfaces: dict[str, dict[str, int]] = field(default_factory=dict)  # written forms
 
     def add(self, tokens: Sequence[tuple[str, str]], bit: int) -> None:
         counts, bits, surfaces = self.counts, self.bits, self.surfaces
         for folded, surface in tokens:
-            counts[folded] += 1
+            counts[folded] = counts.get(folded, 0) + 1
             bits[folded] = bits.get(folded, 0) | bit
             found = surfaces.get(folded)
             if found is None:
-                found = surfaces[folded] = Counter()
-            found[surface] += 1
+                surfaces[folded] = {surface: 1}
+            else:
+                found[surface] = found.get(surface, 0) + 1
+
+    def display(self, word: str) -> str:
+        """The form most often written; of equals, the first met (Counter.most_common)."""
+        return max(self.surfaces[word].items(), key=itemgetter(1))[0]
 
 
 def _tokens(text: str, memo: dict[str, tuple[tuple[str, str], ...]]) -> tuple[tuple[str, str], ...]:
@@ -451,13 +460,16 @@ class _Table:
         widths = _read_ints("I", parts[12])
         surfaces = _read_strings(parts[13])
         surface_counts = _read_ints("I", parts[14])
-        vocab = _Vocab(Counter(dict(zip(words, counts, strict=True))))
+        vocab = _Vocab(dict(zip(words, counts, strict=True)))
         vocab.bits = dict(zip(words, parts[11], strict=True))
         pos = 0
         for w, n in zip(words, widths, strict=True):
-            vocab.surfaces[w] = Counter(
-                dict(zip(surfaces[pos : pos + n], surface_counts[pos : pos + n], strict=True))
-            )
+            if n == 1:
+                vocab.surfaces[w] = {surfaces[pos]: surface_counts[pos]}
+            else:
+                vocab.surfaces[w] = dict(
+                    zip(surfaces[pos : pos + n], surface_counts[pos : pos + n], strict=True)
+                )
             pos += n
         table = cls(
             _read_strings(parts[0])[0],
@@ -834,7 +846,7 @@ def _write_view(
         virtual.tobytes(),
         _strings(words),
         _ints("I", (merged.counts[w] for w in words)),
-        _strings(merged.surfaces[w].most_common(1)[0][0] for w in words),
+        _strings(merged.display(w) for w in words),
         bytes(merged.bits[w] for w in words),
         bytes(title_only),
         _strings(names),
@@ -847,14 +859,18 @@ def _merge_vocab(into: _Vocab, other: _Vocab) -> None:
     """Add `other`'s words, keeping the order they first appear in (ties of the written
     forms go to the first one met, as when counting all editions in one pass)."""
     counts, bits, surfaces = into.counts, into.bits, into.surfaces
+    their_bits, their_surfaces = other.bits, other.surfaces
     for w, c in other.counts.items():
-        counts[w] += c
-        bits[w] = bits.get(w, 0) | other.bits[w]
         found = surfaces.get(w)
         if found is None:
-            surfaces[w] = Counter(other.surfaces[w])
-        else:
-            found.update(other.surfaces[w])
+            counts[w] = c
+            bits[w] = their_bits[w]
+            surfaces[w] = dict(their_surfaces[w])
+            continue
+        counts[w] += c
+        bits[w] |= their_bits[w]
+        for form, n in their_surfaces[w].items():
+            found[form] = found.get(form, 0) + n
 
 
 def _pid_alive(pid: int) -> bool:
