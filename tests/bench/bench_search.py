@@ -189,7 +189,7 @@ _COLD = textwrap.dedent(
     s.search("cimetière")
     t4 = time.perf_counter()
     # VmHWM, not ru_maxrss: the latter keeps the parent's peak across exec
-    status = Path("/proc/self/status").read_text().split("\n")
+    status = Path("/proc/self/status").read_text().splitlines()
     peak = next(int(x.split()[1]) for x in status if x.startswith("VmHWM")) / 1024
     print(t1 - t0, t2 - t1, t3 - t2, t4 - t3, peak, time.process_time())
     """
