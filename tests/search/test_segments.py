@@ -6,6 +6,8 @@ from __future__ import annotations
 import dataclasses
 from pathlib import Path
 
+import pytest
+
 from judge.rules.index import RuleIndex, load_index
 from judge.search import index as search_index
 from judge.search.index import build, iter_documents
@@ -193,3 +195,25 @@ def test_opening_reads_no_rule(en_home: Path, tmp_path: Path) -> None:
         for i in title_only[:50]:
             info = s._docs[i]
             assert fresh.edition(info.edition).rules[info.rule].title_only
+
+
+def view_segments(index: RuleIndex, home: Path) -> list[str]:
+    view = search_index.index_dir(index, home)
+    return search_index._read_strings(search_index._read_signed(view, home)[0])
+
+
+def test_too_many_segments_are_merged_into_one(
+    index: RuleIndex, en_index: RuleIndex, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search_index, "MAX_SEGMENTS", 2)
+    home = tmp_path / "home"
+    middle = RuleIndex([ed for ed in en_index.editions if ed.id != "en-2008-07-15"])
+    build(index, home=home)
+    build(middle, home=home)
+    assert len(view_segments(middle, home)) == 2  # one per build, up to the limit
+    build(en_index, home=home)
+    assert len(view_segments(en_index, home)) == 1  # beyond it, all indexed again in one
+    with Searcher(en_index, home=home) as merged:
+        got = answers(merged)
+    with Searcher(en_index, home=tmp_path / "fresh") as fresh:
+        assert answers(fresh) == got
