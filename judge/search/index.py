@@ -37,7 +37,6 @@ so nothing this home did not write is ever opened."""
 from __future__ import annotations
 
 import contextlib
-import functools
 import hashlib
 import hmac
 import os
@@ -212,10 +211,8 @@ def _edition_documents(index: RuleIndex, edition: Edition) -> Iterator[Document]
         yield Document(edition.id, entry.term, "glossary", entry_lang, i, body, entry.term, lang)
 
 
-@functools.cache
 def code_salt() -> bytes:
-    """What, besides the rules, names an index: its versions and the code that builds it
-    (read once per process: every edition's key hashes it)."""
+    """What, besides the rules, names an index: its versions and the code that builds it."""
     parts = [f"judge-search {INDEX_VERSION} {analysis.ANALYSIS_VERSION}\0".encode()]
     here = Path(__file__).resolve().parent
     for name in ("index.py", "analysis.py"):
@@ -230,13 +227,14 @@ def content_key(index: RuleIndex) -> str:
     return index.content_key(code_salt())[:24]
 
 
-def edition_key(index: RuleIndex, edition: Edition) -> str:
+def edition_key(index: RuleIndex, edition: Edition, salt: bytes | None = None) -> str:
     """Names an edition's table: its id, its cache key (a hash of its documents and of the
-    rules code; else a hash of what it says), and this code."""
+    rules code; else a hash of what it says), and this code (`salt`: code_salt(), read
+    once by a caller naming many editions)."""
     key = index.keys.get(edition.id)
     if key is None:
         key = RuleIndex([edition]).content_key()
-    h = hashlib.sha256(code_salt())
+    h = hashlib.sha256(code_salt() if salt is None else salt)
     h.update(f"\0{edition.id}\0{key}".encode())
     return h.hexdigest()[:24]
 
@@ -561,7 +559,8 @@ def _tables(
     rebuild: bool,
 ) -> list[tuple[str, _Table]]:
     """Every edition's (key, table), in the index's order; missing ones built."""
-    keys = [edition_key(index, ed) for ed in index.editions]
+    salt = code_salt()
+    keys = [edition_key(index, ed, salt) for ed in index.editions]
     found: dict[str, _Table] = {}
     if not rebuild:
         sound: dict[str, bool] = {}
@@ -650,39 +649,49 @@ def _index_editions(
         known = {**known, **{d: (name, i) for i, d in enumerate(digests)}}
     out: dict[str, _Table] = {}
     for key, ed, rows, vocab in pending:
-        segment_names: dict[str, int] = {}
-        rule_names: dict[str, int] = {}
-        segment, local, paras, rule = array("H"), array("I"), array("I"), array("I")
-        kinds, langs, title_only = bytearray(), bytearray(), bytearray()
-        rules_of = ed.rules
-        for digest, doc in rows:
-            seg, number = known[digest]
-            segment.append(segment_names.setdefault(seg, len(segment_names)))
-            local.append(number)
-            kinds.append(_KINDS.index(doc.kind))
-            langs.append(_LANGS.index(doc.language))
-            paras.append(doc.para)
-            rule.append(rule_names.setdefault(doc.rule, len(rule_names)))
-            found = rules_of.get(doc.rule) if doc.kind != "glossary" else None
-            title_only.append(1 if found is not None and found.title_only else 0)
-        table = _Table(
-            ed.id,
-            list(segment_names),
-            segment,
-            local,
-            bytes(kinds),
-            bytes(langs),
-            paras,
-            list(rule_names),
-            rule,
-            vocab,
-            bytes(title_only),
-        )
+        table = _make_table(ed, rows, vocab, known)
         _write_signed(root / _EDITIONS / f"{key}.bin", table.encode(), home)
         out[key] = table
     if progress:
         progress(1000, 1000)
     return out
+
+
+def _make_table(
+    ed: Edition,
+    rows: list[tuple[bytes, Document]],
+    vocab: _Vocab,
+    known: dict[bytes, tuple[str, int]],
+) -> _Table:
+    """An edition's table: each document, where its text is indexed, what ranking needs."""
+    segment_names: dict[str, int] = {}
+    rule_names: dict[str, int] = {}
+    segment, local, paras, rule = array("H"), array("I"), array("I"), array("I")
+    kinds, langs, title_only = bytearray(), bytearray(), bytearray()
+    rules_of = ed.rules
+    for digest, doc in rows:
+        seg, number = known[digest]
+        segment.append(segment_names.setdefault(seg, len(segment_names)))
+        local.append(number)
+        kinds.append(_KINDS.index(doc.kind))
+        langs.append(_LANGS.index(doc.language))
+        paras.append(doc.para)
+        rule.append(rule_names.setdefault(doc.rule, len(rule_names)))
+        found = rules_of.get(doc.rule) if doc.kind != "glossary" else None
+        title_only.append(1 if found is not None and found.title_only else 0)
+    return _Table(
+        ed.id,
+        list(segment_names),
+        segment,
+        local,
+        bytes(kinds),
+        bytes(langs),
+        paras,
+        list(rule_names),
+        rule,
+        vocab,
+        bytes(title_only),
+    )
 
 
 def _build_segment(
