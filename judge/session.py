@@ -704,11 +704,15 @@ def open_judge(home: Path | None = None) -> Judge:
 
 def prepare(home: Path | None = None, parsed: Sequence[store.Parsed] = ()) -> None:
     """Build what the next command reads after a change of the store: each edition's parsed
-    cache (from `parsed`, the editions just ingested, when they are still those stored) and
-    the concordance of the pairs the new editions take part in."""
+    cache (from `parsed`, the editions just ingested, when they are still those stored), the
+    concordance of the pairs the new editions take part in, and the search index's table and
+    segment of each new edition (the next search builds nothing)."""
     given = {p.meta.id: p for p in parsed}
     with Judge(load_index(home=home, parsed=given), home) as judge:
         judge.concordance.warm()
+        from judge.search.index import prepare as prepare_search
+
+        prepare_search(judge._index, home)
 
 
 def gallery() -> dict[str, Path]:

@@ -1,46 +1,57 @@
-"""The whoosh index over every edition: schema, build, atomic publication, read-only open.
+"""The whoosh index over every edition: schema, documents, segments, atomic publication.
 
 One document per rule paragraph (text or example), per glossary entry of an edition, and
 per rule heading: a title known only from the contents (sections, chapters), or a first
 paragraph that is only a name (`702.2. Deathtouch`). Citations (`see rule 704.5a`) are
-blanked out of the indexed text. Fields: the
-paragraph (`body_fr` / `body_en`, by the paragraph's language), the titles of the sections
-above it (`title_*`), the title of a title-only rule (`heading_*`). Documents store only
-where they come from (edition, rule, paragraph number): texts, titles and breadcrumbs are
-read back from the `RuleIndex`, so the index stays small and quick to open.
+blanked out of the indexed text. Fields: the paragraph (`body_fr` / `body_en`, by the
+paragraph's language), the titles of the sections above it (`title_*`), the title of a
+title-only rule (`heading_*`).
+
+Each distinct indexed text is stored once: neighbouring editions share most paragraphs, so
+whoosh holds *physical* documents (what is indexed), and each edition a table of its
+*documents* (edition, rule, kind, paragraph) pointing to them. The searcher numbers the
+documents of its editions in order (newest edition first) and reads whoosh's postings
+through that table: the scores are those of one document per paragraph of every edition.
 
 On disk, under `cache_dir(home) / "search"`::
 
-    <key>/                 a complete index: whoosh's files; documents.json (each
-                           document's origin and field lengths, by document number);
-                           vocab.json (the words, for the typo corrector); meta.json,
-                           written last
-    .build-<key>-<pid>-…/  a build in progress, invisible to readers
+    segments/<name>/   one whoosh index (a single segment) of distinct documents, never
+                       changed once published: whoosh's files, documents.bin (each physical
+                       document's digest and field lengths), signature (written last)
+    editions/<key>.bin an edition's table: its documents (segment, physical document, kind,
+                       language, paragraph, rule) and its vocabulary (for the typo corrector)
+    views/<key>.bin    what a searcher over a set of editions opens: their tables joined,
+                       the lengths of every field, the vocabulary merged
+    .build-…           a build in progress, invisible to readers
 
-`key` is a hash of every indexed text and of this code. A build writes into its
-`.build-…` folder and publishes it with one `os.rename`, so a reader either finds the
-whole index or nothing; a build killed half-way leaves its `.build-…` folder behind (swept
-by the next build) and any published index untouched. Two processes building at once
-both succeed: the second rename fails and that process uses the first one's index. A
-forced rebuild (`rebuild=True`) moves the old folder aside, renames the new one in, then
-deletes the old one (or puts it back if the rename fails)."""
+Ingesting an edition adds its table and one segment holding only the texts no other edition
+of the store has; removing one only drops it from the next view (its table and the texts
+only it used stay until swept). `key` hashes the editions' cache keys and this code. Every
+file is written under a `.build-…` name and published with one `os.rename`, so a reader
+finds the whole file (or segment) or nothing; a build killed half-way leaves published data
+untouched. Two processes building at once both succeed: a segment is named by its content,
+the second rename fails and that process uses the first one's. Tables and views carry an
+HMAC and segments a signature with this home's key: whoosh unpickles its table of contents,
+so nothing this home did not write is ever opened."""
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
 import hmac
-import json
 import os
 import secrets
 import shutil
 import stat
+import struct
 import time
-from collections import Counter
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import chain, pairwise, repeat
+from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from judge.rules import store
 from judge.rules.errors import JudgeError
@@ -55,18 +66,23 @@ if TYPE_CHECKING:
 
 # Bump when the schema or the document shapes change (the source of this module and of
 # analysis.py is hashed too, so an edit can never reuse an index built by older code).
-INDEX_VERSION = "6"
-KEEP_INDEXES = 4  # published indexes kept per cache folder (one per corpus in use)
+INDEX_VERSION = "7"
+KEEP_INDEXES = 4  # views kept per cache folder (one per set of editions in use)
+KEEP_TABLES = 64  # edition tables kept beyond those the kept views use
+MAX_SEGMENTS = 8  # beyond, a view's tables are rebuilt into one segment
 STALE_BUILD_SECONDS = 3600.0
 
 DocKind = Literal["text", "example", "title", "glossary"]
 ProgressCallback = Callable[[int, int], None]
 
 _ROOT_NAME = "search"
-_VOCAB = "vocab.json"
-_TABLE = "documents.json"
-_META = "meta.json"
+_SEGMENTS = "segments"
+_EDITIONS = "editions"
+_VIEWS = "views"
+_DOCS = "documents.bin"  # in a segment: digests and field lengths of its documents
 _LANGUAGE_BIT = {"fr": 1, "en": 2}
+_KINDS: tuple[DocKind, ...] = ("text", "example", "title", "glossary")
+_LANGS: tuple[AnalyzerLanguage, ...] = ("fr", "en")
 
 
 class SearchIndexError(JudgeError):
@@ -79,11 +95,7 @@ def schema() -> fields.Schema:
     fr = analysis.analyzer("fr")
     en = analysis.analyzer("en")
     return fields.Schema(
-        edition=fields.ID(stored=True),
-        rule=fields.ID(stored=True),
-        kind=fields.ID(stored=True),
-        language=fields.ID(stored=True),
-        para=fields.STORED,
+        digest=fields.STORED,  # what the document's text hashes to (checks the numbering)
         body_fr=fields.TEXT(analyzer=fr, phrase=True),
         body_en=fields.TEXT(analyzer=en, phrase=True),
         title_fr=fields.TEXT(analyzer=fr, phrase=True),
@@ -97,6 +109,7 @@ def schema() -> fields.Schema:
 # of a rule known only by its title (heading). Separate fields keep each field's average
 # length meaningful for BM25: one-line headings would make every paragraph look long.
 TEXT_FIELDS = ("body", "title", "heading")
+FIELD_NAMES = tuple(f"{role}_{lang}" for role in TEXT_FIELDS for lang in ("fr", "en"))
 
 
 # --- what is indexed ---------------------------------------------------------------------
@@ -210,8 +223,20 @@ def code_salt() -> bytes:
 
 def content_key(index: RuleIndex) -> str:
     """A hash of everything indexed and of the code that indexes it (the RuleIndex keeps
-    it: computed once per index)."""
+    it: computed once per index); names the view of those editions."""
     return index.content_key(code_salt())[:24]
+
+
+def edition_key(index: RuleIndex, edition: Edition, salt: bytes | None = None) -> str:
+    """Names an edition's table: its id, its cache key (a hash of its documents and of the
+    rules code; else a hash of what it says), and this code (`salt`: code_salt(), read
+    once by a caller naming many editions)."""
+    key = index.keys.get(edition.id)
+    if key is None:
+        key = RuleIndex([edition]).content_key()
+    h = hashlib.sha256(code_salt() if salt is None else salt)
+    h.update(f"\0{edition.id}\0{key}".encode())
+    return h.hexdigest()[:24]
 
 
 def _storage(folder: Path, readonly: bool = False) -> FileStorage:
@@ -233,11 +258,235 @@ def search_root(home: Path | None = None) -> Path:
 
 
 def index_dir(index: RuleIndex, home: Path | None = None) -> Path:
-    return search_root(home) / content_key(index)
+    """The view of `index`'s editions: what a searcher over them opens."""
+    return search_root(home) / _VIEWS / f"{content_key(index)}.bin"
 
 
 def is_complete(path: Path) -> bool:
-    return all((path / name).is_file() for name in (_META, _VOCAB, _TABLE))
+    """A view file, or a segment folder, that was published whole."""
+    if path.suffix == ".bin":
+        return path.is_file()
+    return (path / _DOCS).is_file()
+
+
+def _tmp_name(final: Path) -> Path:
+    return final.with_name(f".build-{final.name}-{os.getpid()}-{time.monotonic_ns() % 10**9}")
+
+
+# --- binary tables -----------------------------------------------------------------------
+
+_MAGIC = b"judge-search-table 1\n"
+
+
+def _pack(parts: Sequence[bytes]) -> bytes:
+    head = struct.pack(f"<I{len(parts)}Q", len(parts), *(len(p) for p in parts))
+    return b"".join([_MAGIC, head, *parts])
+
+
+def _unpack(data: bytes) -> list[bytes]:
+    if not data.startswith(_MAGIC):
+        raise ValueError("format inconnu")
+    pos = len(_MAGIC)
+    (count,) = struct.unpack_from("<I", data, pos)
+    sizes = struct.unpack_from(f"<{count}Q", data, pos + 4)
+    pos += 4 + 8 * count
+    parts = []
+    for size in sizes:
+        parts.append(data[pos : pos + size])
+        pos += size
+    if pos != len(data):
+        raise ValueError("taille incohérente")
+    return parts
+
+
+def _strings(values: Iterable[str]) -> bytes:
+    items = list(values)
+    return struct.pack("<I", len(items)) + "\0".join(items).encode("utf-8")
+
+
+def _read_strings(data: bytes) -> list[str]:
+    (count,) = struct.unpack_from("<I", data)
+    items = data[4:].decode("utf-8").split("\0") if count else []
+    if len(items) != count:
+        raise ValueError("liste de textes incohérente")
+    return items
+
+
+def _ints(code: str, values: Iterable[int]) -> bytes:
+    return array(code, values).tobytes()
+
+
+def _read_ints(code: str, data: bytes) -> array[int]:
+    out = array(code)
+    out.frombytes(data)
+    return out
+
+
+def _file_mac(key: bytes, name: str, body: bytes) -> bytes:
+    return hmac.new(key, f"judge-search-file\0{name}\0".encode() + body, hashlib.sha256).digest()
+
+
+def _write_signed(path: Path, parts: Sequence[bytes], home: Path | None) -> None:
+    """Write `path` whole or not at all (a temporary name, then one rename), with an HMAC."""
+    body = _pack(parts)
+    tmp = _tmp_name(path)
+    try:
+        tmp.write_bytes(body + _file_mac(_secret(home), path.name, body))
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def _read_signed(path: Path, home: Path | None) -> list[bytes]:
+    """The parts of a file this home wrote; SearchIndexError when absent, edited or damaged."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise SearchIndexError(f"Index de recherche illisible : {path} ({exc})") from exc
+    body, mac = data[:-32], data[-32:]
+    if len(data) < 32 or not hmac.compare_digest(mac, _file_mac(_secret(home), path.name, body)):
+        raise SearchIndexError(f"Index de recherche non signé ou modifié : {path}")
+    try:
+        return _unpack(body)
+    except (ValueError, struct.error) as exc:
+        raise SearchIndexError(f"Index de recherche illisible : {path} ({exc})") from exc
+
+
+# --- what is indexed, physically ---------------------------------------------------------
+
+
+def _indexed_fields(doc: Document) -> dict[str, str]:
+    """The whoosh fields of a document: what decides which physical document it is."""
+    out = {f"{'heading' if doc.kind == 'title' else 'body'}_{doc.language}": doc.body}
+    if doc.titles:
+        out[f"title_{doc.title_language}"] = doc.titles
+    return out
+
+
+def _fields_digest(fields_: dict[str, str]) -> bytes:
+    h = hashlib.blake2b(digest_size=16)
+    for name, value in fields_.items():
+        h.update(f"{name}\0{len(value)}\0{value}\0".encode())
+    return h.digest()
+
+
+@dataclass
+class _Vocab:
+    """Words of some documents, in the order they first appear (the typo corrector's).
+    Plain dicts, not Counters: merging 29 editions' vocabularies is a hot loop."""
+
+    counts: dict[str, int] = field(default_factory=dict)
+    bits: dict[str, int] = field(default_factory=dict)  # the languages writing it
+    surfaces: dict[str, dict[str, int]] = field(default_factory=dict)  # written forms
+
+    def add(self, tokens: Sequence[tuple[str, str]], bit: int) -> None:
+        counts, bits, surfaces = self.counts, self.bits, self.surfaces
+        for folded, surface in tokens:
+            counts[folded] = counts.get(folded, 0) + 1
+            bits[folded] = bits.get(folded, 0) | bit
+            found = surfaces.get(folded)
+            if found is None:
+                surfaces[folded] = {surface: 1}
+            else:
+                found[surface] = found.get(surface, 0) + 1
+
+    def display(self, word: str) -> str:
+        """The form most often written; of equals, the first met (Counter.most_common)."""
+        return max(self.surfaces[word].items(), key=itemgetter(1))[0]
+
+
+def _tokens(text: str, memo: dict[str, tuple[tuple[str, str], ...]]) -> tuple[tuple[str, str], ...]:
+    found = memo.get(text)
+    if found is None:
+        out = []
+        for match in TOKEN_RE.finditer(text):
+            surface = match.group(0)
+            folded = fold_token(surface)
+            if len(folded) < 2 or folded.isdigit():
+                continue
+            out.append((folded, surface.lower()))
+        found = memo[text] = tuple(out)
+    return found
+
+
+@dataclass
+class _Table:
+    """One edition's documents (in the searcher's order) and vocabulary."""
+
+    edition: str
+    segments: list[str]  # the segments its documents are in
+    segment: array[int]  # per document: index in `segments`
+    local: array[int]  # per document: its number in that segment
+    kinds: bytes
+    langs: bytes
+    paras: array[int]
+    rules: list[str]  # distinct rule numbers (terms for a glossary entry)
+    rule: array[int]  # per document: index in `rules`
+    vocab: _Vocab
+    title_only: bytes = b""  # per document: 1 when its rule is known only by its title
+
+    def encode(self) -> list[bytes]:
+        v = self.vocab
+        words = list(v.counts)
+        per_word = [v.surfaces[w] for w in words]
+        return [
+            _strings([self.edition]),
+            _strings(self.segments),
+            self.segment.tobytes(),
+            self.local.tobytes(),
+            self.kinds,
+            self.langs,
+            self.paras.tobytes(),
+            _strings(self.rules),
+            self.rule.tobytes(),
+            _strings(words),
+            _ints("I", (v.counts[w] for w in words)),
+            bytes(v.bits[w] for w in words),
+            _ints("I", (len(s) for s in per_word)),
+            _strings(s for c in per_word for s in c),
+            _ints("I", (n for c in per_word for n in c.values())),
+            self.title_only,
+        ]
+
+    @classmethod
+    def decode(cls, parts: list[bytes]) -> _Table:
+        if len(parts) != 16:
+            raise ValueError("table incomplète")
+        words = _read_strings(parts[9])
+        counts = _read_ints("I", parts[10])
+        widths = _read_ints("I", parts[12])
+        surfaces = _read_strings(parts[13])
+        surface_counts = _read_ints("I", parts[14])
+        vocab = _Vocab(dict(zip(words, counts, strict=True)))
+        vocab.bits = dict(zip(words, parts[11], strict=True))
+        pos = 0
+        for w, n in zip(words, widths, strict=True):
+            if n == 1:
+                vocab.surfaces[w] = {surfaces[pos]: surface_counts[pos]}
+            else:
+                vocab.surfaces[w] = dict(
+                    zip(surfaces[pos : pos + n], surface_counts[pos : pos + n], strict=True)
+                )
+            pos += n
+        table = cls(
+            _read_strings(parts[0])[0],
+            _read_strings(parts[1]),
+            _read_ints("H", parts[2]),
+            _read_ints("I", parts[3]),
+            parts[4],
+            parts[5],
+            _read_ints("I", parts[6]),
+            _read_strings(parts[7]),
+            _read_ints("I", parts[8]),
+            vocab,
+            parts[15],
+        )
+        n = len(table.local)
+        columns = (table.segment, table.kinds, table.langs, table.rule, table.title_only)
+        if any(len(column) != n for column in columns):
+            raise ValueError("colonnes de longueurs différentes")
+        return table
 
 
 # --- building ----------------------------------------------------------------------------
@@ -249,127 +498,281 @@ def build(
     progress: ProgressCallback | None = None,
     rebuild: bool = False,
 ) -> Path:
-    """Build the index for `index` unless a complete one exists; return its folder."""
+    """Make the view of `index`'s editions (unless a complete one exists): the tables of
+    the editions that have none yet, one segment for the texts no kept segment holds;
+    return its path. `rebuild` indexes every edition again, into one segment."""
     final = index_dir(index, home)
-    if is_complete(final) and not rebuild:
+    if not rebuild and _view_ok(final, home):
         return final
-    root = final.parent
+    root = final.parent.parent
     try:
-        root.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise _os_error(exc, "Dossier de cache de la recherche inutilisable", root) from exc
-    _sweep(root, keep=final.name)
-    tmp = root / f".build-{final.name}-{os.getpid()}-{time.monotonic_ns() % 10**9}"
-    try:
-        tmp.mkdir()
-        _write_index(index, tmp, progress)
-        _sign(tmp, home)
-        _publish(tmp, final, replace=rebuild)
+        for sub in (_SEGMENTS, _EDITIONS, _VIEWS):
+            (root / sub).mkdir(parents=True, exist_ok=True)
+        _sweep(root, keep=final.name)
+        tables = _tables(index, root, home, progress, rebuild)
+        _write_view(root, final, tables, home)
     except OSError as exc:
         raise _os_error(exc, "Index de recherche impossible à construire", root) from exc
-    finally:
-        if tmp.exists():
-            shutil.rmtree(tmp, ignore_errors=True)
     return final
 
 
-def _write_index(index: RuleIndex, folder: Path, progress: ProgressCallback | None) -> None:
-    docs = list(iter_documents(index))
+def _view_ok(path: Path, home: Path | None) -> bool:
+    """A view whose segments are all there (their signatures are checked on opening)."""
+    if not path.is_file():
+        return False
+    try:
+        names = _read_strings(_read_signed(path, home)[0])
+    except (SearchIndexError, ValueError, struct.error, IndexError):
+        return False
+    return all(is_complete(path.parent.parent / _SEGMENTS / n) for n in names)
+
+
+def _load_table(
+    root: Path, key: str, home: Path | None, sound: dict[str, bool] | None = None
+) -> _Table | None:
+    """An edition's table, when it and its segments are sound (`sound`: the segments
+    already checked, by name: a segment is hashed once per build)."""
+    sound = {} if sound is None else sound
+    path = root / _EDITIONS / f"{key}.bin"
+    if not path.is_file():
+        return None
+    try:
+        table = _Table.decode(_read_signed(path, home))
+    except (SearchIndexError, ValueError, struct.error, IndexError, UnicodeDecodeError):
+        return None
+    for name in table.segments:
+        if name not in sound:
+            folder = root / _SEGMENTS / name
+            sound[name] = is_complete(folder) and _signed(folder, home)
+        if not sound[name]:
+            return None  # a segment was swept or damaged: the edition is indexed again
+    with contextlib.suppress(OSError):
+        os.utime(path)
+    return table
+
+
+def _tables(
+    index: RuleIndex,
+    root: Path,
+    home: Path | None,
+    progress: ProgressCallback | None,
+    rebuild: bool,
+) -> list[tuple[str, _Table]]:
+    """Every edition's (key, table), in the index's order; missing ones built."""
+    salt = code_salt()
+    keys = [edition_key(index, ed, salt) for ed in index.editions]
+    found: dict[str, _Table] = {}
+    if not rebuild:
+        sound: dict[str, bool] = {}
+        for key in keys:
+            table = _load_table(root, key, home, sound)
+            if table is not None:
+                found[key] = table
+        used = {s for t in found.values() for s in t.segments}
+        if len(used) >= MAX_SEGMENTS and len(found) < len(keys):
+            found = {}  # too many segments: every edition into one new segment
+    missing = [(key, ed) for key, ed in zip(keys, index.editions, strict=True) if key not in found]
+    if missing:
+        known = _known_documents(root, found.values(), home)
+        found.update(_index_editions(index, missing, known, root, home, progress, rebuild))
+    return [(key, found[key]) for key in keys]
+
+
+def _known_documents(
+    root: Path, tables: Iterable[_Table], home: Path | None
+) -> dict[bytes, tuple[str, int]]:
+    """digest -> (segment, document) over the segments the kept tables use."""
+    known: dict[bytes, tuple[str, int]] = {}
+    for name in dict.fromkeys(s for t in tables for s in t.segments):
+        digests, _ = _read_documents(root / _SEGMENTS / name)
+        for i, digest in enumerate(digests):
+            known.setdefault(digest, (name, i))
+    return known
+
+
+def _read_documents(folder: Path) -> tuple[list[bytes], dict[str, array[int]]]:
+    """A segment's digests and field lengths, by document number."""
+    parts = _unpack((folder / _DOCS).read_bytes())
+    blob = parts[0]
+    digests = [blob[i : i + 16] for i in range(0, len(blob), 16)]
+    names = _read_strings(parts[1])
+    lengths = {name: _read_ints("I", data) for name, data in zip(names, parts[2:], strict=True)}
+    return digests, lengths
+
+
+def _index_editions(
+    index: RuleIndex,
+    missing: list[tuple[str, Edition]],
+    known: dict[bytes, tuple[str, int]],
+    root: Path,
+    home: Path | None,
+    progress: ProgressCallback | None,
+    rebuild: bool = False,
+) -> dict[str, _Table]:
+    """The tables of `missing` editions, their new texts written as one segment (written
+    again when `rebuild`, though a segment of the same texts exists)."""
+    new: dict[bytes, dict[str, str]] = {}  # digest -> fields, of the texts to index
+    memo: dict[str, tuple[tuple[str, str], ...]] = {}
+    pending: list[tuple[str, Edition, list[tuple[bytes, Document]], _Vocab]] = []
+    # progress in per mille: reading the editions, then indexing their new texts
+    steps = len(missing)
+    if progress:
+        progress(0, 1000)
+    for n, (key, ed) in enumerate(missing, start=1):
+        rows: list[tuple[bytes, Document]] = []
+        vocab = _Vocab()
+        for doc in _edition_documents(index, ed):
+            fields_ = _indexed_fields(doc)
+            digest = _fields_digest(fields_)
+            if digest not in known and digest not in new:
+                new[digest] = fields_
+            rows.append((digest, doc))
+            vocab.add(_tokens(doc.body, memo), _LANGUAGE_BIT[doc.language])
+            vocab.add(_tokens(doc.titles, memo), _LANGUAGE_BIT[doc.title_language])
+        pending.append((key, ed, rows, vocab))
+        if progress:
+            progress(200 * n // steps, 1000)
+    if new:
+        digests = list(new)
+        h = hashlib.sha256(code_salt())
+        for digest in digests:
+            h.update(digest)
+        name = h.hexdigest()[:24]
+        report = None
+        if progress:
+
+            def report(done: int, total: int) -> None:
+                progress(200 + 780 * done // max(1, total), 1000)
+
+        final = root / _SEGMENTS / name
+        _build_segment(final, [new[d] for d in digests], digests, home, report, rebuild)
+        known = {**known, **{d: (name, i) for i, d in enumerate(digests)}}
+    out: dict[str, _Table] = {}
+    for key, ed, rows, vocab in pending:
+        table = _make_table(ed, rows, vocab, known)
+        _write_signed(root / _EDITIONS / f"{key}.bin", table.encode(), home)
+        out[key] = table
+    if progress:
+        progress(1000, 1000)
+    return out
+
+
+def _make_table(
+    ed: Edition,
+    rows: list[tuple[bytes, Document]],
+    vocab: _Vocab,
+    known: dict[bytes, tuple[str, int]],
+) -> _Table:
+    """An edition's table: each document, where its text is indexed, what ranking needs."""
+    segment_names: dict[str, int] = {}
+    rule_names: dict[str, int] = {}
+    segment, local, paras, rule = array("H"), array("I"), array("I"), array("I")
+    kinds, langs, title_only = bytearray(), bytearray(), bytearray()
+    rules_of = ed.rules
+    for digest, doc in rows:
+        seg, number = known[digest]
+        segment.append(segment_names.setdefault(seg, len(segment_names)))
+        local.append(number)
+        kinds.append(_KINDS.index(doc.kind))
+        langs.append(_LANGS.index(doc.language))
+        paras.append(doc.para)
+        rule.append(rule_names.setdefault(doc.rule, len(rule_names)))
+        found = rules_of.get(doc.rule) if doc.kind != "glossary" else None
+        title_only.append(1 if found is not None and found.title_only else 0)
+    return _Table(
+        ed.id,
+        list(segment_names),
+        segment,
+        local,
+        bytes(kinds),
+        bytes(langs),
+        paras,
+        list(rule_names),
+        rule,
+        vocab,
+        bytes(title_only),
+    )
+
+
+def _build_segment(
+    final: Path,
+    docs: list[dict[str, str]],
+    digests: list[bytes],
+    home: Path | None,
+    progress: ProgressCallback | None,
+    replace: bool = False,
+) -> None:
+    """Index `docs` into a new segment folder, published whole (unless another process
+    published the same one first, or `replace`)."""
+    if not replace and is_complete(final) and _signed(final, home):
+        return
+    tmp = _tmp_name(final)
+    try:
+        tmp.mkdir()
+        _write_segment(tmp, docs, digests, progress)
+        _sign(tmp, home)
+        _publish(tmp, final, home, replace)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _write_segment(
+    folder: Path,
+    docs: list[dict[str, str]],
+    digests: list[bytes],
+    progress: ProgressCallback | None,
+) -> None:
     total = len(docs)
     steps = total + max(1, total // 10)  # the commit counts for about a tenth of the work
-    if progress:
-        progress(0, steps)
-    storage = _storage(folder)
-    ix = storage.create_index(schema())
+    ix = _storage(folder).create_index(schema())
     writer = ix.writer(limitmb=128)
-    vocab: Counter[str] = Counter()
-    langs: dict[str, int] = {}  # folded word -> the languages it is written in (bits)
-    display: dict[str, Counter[str]] = {}
-    # Per document, in whoosh's document-number order (a fresh single-segment index
-    # numbers documents as they are added): where it comes from, and the length of each
-    # text field, so that searching never reads whoosh's stored fields.
-    table: list[list[Any]] = []
-    lengths: dict[str, list[int]] = {}
+    lengths = {name: array("I", bytes(4 * total)) for name in FIELD_NAMES}
     step = max(1, total // 50)
     try:
-        for n, doc in enumerate(docs, start=1):
-            fields_: dict[str, Any] = {
-                "edition": doc.edition,
-                "rule": doc.rule,
-                "kind": doc.kind,
-                "language": doc.language,
-                "para": doc.para,
-                f"{'heading' if doc.kind == 'title' else 'body'}_{doc.language}": doc.body,
-            }
-            if doc.titles:
-                fields_[f"title_{doc.title_language}"] = doc.titles
-            writer.add_document(**fields_)
-            table.append([doc.edition, doc.rule, doc.kind, doc.language, doc.para])
+        for n, (fields_, digest) in enumerate(zip(docs, digests, strict=True)):
+            writer.add_document(digest=digest.hex(), **fields_)
             for name, value in fields_.items():
-                if name.startswith(TEXT_FIELDS):
-                    column = lengths.setdefault(name, [0] * total)
-                    column[n - 1] = len(
-                        analysis.analyze(value, "en" if name.endswith("_en") else "fr")
-                    )
-            for text, text_lang in ((doc.body, doc.language), (doc.titles, doc.title_language)):
-                for match in TOKEN_RE.finditer(text):
-                    surface = match.group(0)
-                    folded = fold_token(surface)
-                    if len(folded) < 2 or folded.isdigit():
-                        continue
-                    vocab[folded] += 1
-                    langs[folded] = langs.get(folded, 0) | _LANGUAGE_BIT[text_lang]
-                    display.setdefault(folded, Counter())[surface.lower()] += 1
-            if progress and (n % step == 0 or n == total):
-                progress(n, steps)
+                lang: AnalyzerLanguage = "en" if name.endswith("_en") else "fr"
+                lengths[name][n] = len(analysis.analyze(value, lang))
+            if progress and ((n + 1) % step == 0):
+                progress(n + 1, steps)
         writer.commit()
     except BaseException:
         writer.cancel()
         raise
-    _check_numbering(folder, table)
-    words = {w: [c, display[w].most_common(1)[0][0], langs[w]] for w, c in vocab.items()}
-    (folder / _VOCAB).write_text(json.dumps(words, ensure_ascii=False), encoding="utf-8")
-    (folder / _TABLE).write_text(
-        json.dumps({"documents": table, "lengths": lengths}, ensure_ascii=False), encoding="utf-8"
-    )
-    meta = {
-        "version": INDEX_VERSION,
-        "key": folder.name,
-        "documents": total,
-        "editions": [ed.id for ed in index.editions],
-        "built": time.strftime("%Y-%m-%dT%H:%M:%S"),
-    }
-    # meta.json is written last: its presence marks the folder complete.
-    (folder / _META).write_text(json.dumps(meta, ensure_ascii=False), encoding="utf-8")
+    _check_numbering(folder, digests)
+    names = [name for name in FIELD_NAMES if any(lengths[name])]
+    parts = [b"".join(digests), _strings(names), *(lengths[name].tobytes() for name in names)]
+    # documents.bin last: with the signature, it marks the folder complete
+    (folder / _DOCS).write_bytes(_pack(parts))
     if progress:
         progress(steps, steps)
 
 
-def _check_numbering(folder: Path, table: list[list[Any]]) -> None:
-    """whoosh numbered the documents in the order they were added (the table relies on it)."""
+def _check_numbering(folder: Path, digests: list[bytes]) -> None:
+    """whoosh numbered the documents in the order they were added (the tables rely on it)."""
     ix = _storage(folder).open_index()
     with ix.searcher() as searcher:
-        if searcher.doc_count_all() != len(table):
+        if searcher.doc_count_all() != len(digests):
             raise SearchIndexError("Index de recherche incohérent : nombre de documents")
-        for docnum in {0, len(table) // 2, len(table) - 1} if table else set():
-            stored = searcher.stored_fields(docnum)
-            if [stored["edition"], stored["rule"], stored["para"]] != [
-                table[docnum][0],
-                table[docnum][1],
-                table[docnum][4],
-            ]:
+        for docnum in {0, len(digests) // 2, len(digests) - 1} if digests else set():
+            if searcher.stored_fields(docnum).get("digest") != digests[docnum].hex():
                 raise SearchIndexError("Index de recherche incohérent : numérotation")
 
 
-def _publish(tmp: Path, final: Path, replace: bool) -> None:
+def _publish(tmp: Path, final: Path, home: Path | None, replace: bool = False) -> None:
+    """Rename `tmp` to `final`; when `final` exists (another process, or a damaged copy),
+    a complete and signed one stays unless `replace`, a damaged one is replaced (moved
+    aside, then deleted; put back if the rename fails)."""
     try:
         os.rename(tmp, final)
         return
     except OSError:
         if not final.exists():
             raise
-    if not replace and is_complete(final):
-        return  # another process published the same index first: use theirs
+    if not replace and is_complete(final) and _signed(final, home):
+        return  # published first by another process: the same documents, in the same order
     aside = final.with_name(f".old-{final.name}-{os.getpid()}-{time.monotonic_ns() % 10**9}")
     os.rename(final, aside)
     try:
@@ -378,6 +781,105 @@ def _publish(tmp: Path, final: Path, replace: bool) -> None:
         os.rename(aside, final)
         raise
     shutil.rmtree(aside, ignore_errors=True)
+
+
+def _write_view(
+    root: Path, final: Path, tables: list[tuple[str, _Table]], home: Path | None
+) -> None:
+    """Join the tables (in the searcher's document order) into the view `final`."""
+    seg_index: dict[str, int] = {}
+    for _, t in tables:
+        for s in t.segments:
+            seg_index.setdefault(s, len(seg_index))
+    offsets: list[int] = []
+    seg_lengths: dict[str, list[array[int]]] = {name: [] for name in FIELD_NAMES}
+    counts: list[int] = []
+    total = 0
+    for name in seg_index:
+        digests, lengths = _read_documents(root / _SEGMENTS / name)
+        offsets.append(total)
+        counts.append(len(digests))
+        for f in FIELD_NAMES:
+            seg_lengths[f].append(lengths.get(f) or array("I", bytes(4 * len(digests))))
+        total += len(digests)
+    physical = array("I")
+    edition_of, kinds, langs, title_only = array("H"), bytearray(), bytearray(), bytearray()
+    paras, rule = array("I"), array("I")
+    rules: list[str] = []
+    merged = _Vocab()
+    for number, (_, t) in enumerate(tables):
+        base = [offsets[seg_index[s]] for s in t.segments]
+        physical.extend(base[s] + n for s, n in zip(t.segment, t.local, strict=True))
+        edition_of.extend([number] * len(t.local))
+        kinds += t.kinds
+        langs += t.langs
+        title_only += t.title_only
+        paras.extend(t.paras)
+        first = len(rules)
+        rules.extend(t.rules)
+        rule.extend(first + r for r in t.rule)
+        _merge_vocab(merged, t.vocab)
+    # which documents each physical one is (a CSR table: starts, then document numbers)
+    starts = array("I", bytes(4 * (total + 1)))
+    for p in physical:
+        starts[p + 1] += 1
+    for i in range(total):
+        starts[i + 1] += starts[i]
+    fill = array("I", starts[:-1])
+    virtual = array("I", bytes(4 * len(physical)))
+    for d, p in enumerate(physical):
+        virtual[fill[p]] = d
+        fill[p] += 1
+    columns = []
+    names = []
+    for f in FIELD_NAMES:
+        whole = array("I")
+        for part in seg_lengths[f]:
+            whole.extend(part)
+        if any(whole):
+            names.append(f)
+            columns.append(array("I", map(whole.__getitem__, physical)).tobytes())
+    words = list(merged.counts)
+    parts = [
+        _strings(seg_index),
+        _ints("I", counts),
+        _strings(t.edition for _, t in tables),
+        _strings(key for key, _ in tables),
+        edition_of.tobytes(),
+        _strings(rules),
+        rule.tobytes(),
+        bytes(kinds),
+        bytes(langs),
+        paras.tobytes(),
+        starts.tobytes(),
+        virtual.tobytes(),
+        _strings(words),
+        _ints("I", (merged.counts[w] for w in words)),
+        _strings(merged.display(w) for w in words),
+        bytes(merged.bits[w] for w in words),
+        bytes(title_only),
+        _strings(names),
+        *columns,
+    ]
+    _write_signed(final, parts, home)
+
+
+def _merge_vocab(into: _Vocab, other: _Vocab) -> None:
+    """Add `other`'s words, keeping the order they first appear in (ties of the written
+    forms go to the first one met, as when counting all editions in one pass)."""
+    counts, bits, surfaces = into.counts, into.bits, into.surfaces
+    their_bits, their_surfaces = other.bits, other.surfaces
+    for w, c in other.counts.items():
+        found = surfaces.get(w)
+        if found is None:
+            counts[w] = c
+            bits[w] = their_bits[w]
+            surfaces[w] = dict(their_surfaces[w])
+            continue
+        counts[w] += c
+        bits[w] |= their_bits[w]
+        for form, n in their_surfaces[w].items():
+            found[form] = found.get(form, 0) + n
 
 
 def _pid_alive(pid: int) -> bool:
@@ -390,34 +892,86 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
-def _sweep(root: Path, keep: str) -> None:
-    """Remove abandoned builds and all but the most recently used indexes."""
+def _sweep_builds(folder: Path) -> None:
     now = time.time()
-    published: list[tuple[float, Path]] = []
-    for child in root.iterdir():
+    for child in folder.iterdir():
         name = child.name
+        if not name.startswith((".build-", ".old-")):
+            continue
         try:
-            mtime = child.stat().st_mtime
+            age = now - child.stat().st_mtime
         except OSError:
             continue
-        age = now - mtime
-        if name.startswith(".build-"):
-            parts = name.split("-")
-            pid = int(parts[2]) if len(parts) > 3 and parts[2].isdigit() else -1
-            if pid == os.getpid() or not _pid_alive(pid) or age > STALE_BUILD_SECONDS:
+        # .build-<name>-<pid>-<n>: the name may hold dashes, the pid is second to last
+        parts = name.rsplit("-", 2)
+        pid = int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else -1
+        if (
+            name.startswith(".old-")
+            or pid == os.getpid()
+            or not _pid_alive(pid)
+            or age > (STALE_BUILD_SECONDS)
+        ):
+            if child.is_dir():
                 shutil.rmtree(child, ignore_errors=True)
-        elif name.startswith(".old-"):
-            shutil.rmtree(child, ignore_errors=True)
-        elif child.is_dir() and name != keep:
-            published.append((mtime, child))
-    published.sort(reverse=True)
-    for _, old in published[KEEP_INDEXES - 1 :]:
-        trash = old.with_name(f".old-{old.name}-{os.getpid()}")
-        try:
-            os.rename(old, trash)
-        except OSError:
+            else:
+                with contextlib.suppress(OSError):
+                    child.unlink()
+
+
+def _by_age(folder: Path) -> list[tuple[float, Path]]:
+    """Published entries of `folder`, most recently used first."""
+    out = []
+    for child in folder.iterdir():
+        if child.name.startswith("."):
             continue
+        with contextlib.suppress(OSError):
+            out.append((child.stat().st_mtime, child))
+    return sorted(out, reverse=True)
+
+
+def _remove(path: Path) -> None:
+    trash = path.with_name(f".old-{path.name}-{os.getpid()}-{time.monotonic_ns() % 10**9}")
+    try:
+        os.rename(path, trash)
+    except OSError:
+        return
+    if trash.is_dir():
         shutil.rmtree(trash, ignore_errors=True)
+    else:
+        with contextlib.suppress(OSError):
+            trash.unlink()
+
+
+def _sweep(root: Path, keep: str) -> None:
+    """Remove abandoned builds; keep the most recently used views, the tables they use
+    (and the most recent others), the segments those tables use (and any segment younger
+    than a build may take, which another process may be about to use)."""
+    for sub in (root, root / _SEGMENTS, root / _EDITIONS, root / _VIEWS):
+        _sweep_builds(sub)
+    views = _by_age(root / _VIEWS)
+    kept_tables: set[str] = set()
+    kept = 0
+    for _, view in views:
+        if view.name != keep and kept >= KEEP_INDEXES - 1:
+            _remove(view)
+            continue
+        kept += view.name != keep
+        with contextlib.suppress(OSError, ValueError, struct.error, IndexError):
+            kept_tables.update(_read_strings(_unpack(view.read_bytes()[:-32])[3]))
+    used: set[str] = set()
+    others = 0
+    for _, table in _by_age(root / _EDITIONS):
+        if table.stem not in kept_tables:
+            others += 1
+            if others > KEEP_TABLES:
+                _remove(table)
+                continue
+        with contextlib.suppress(OSError, ValueError, struct.error, IndexError):
+            used.update(_read_strings(_unpack(table.read_bytes()[:-32])[1]))
+    now = time.time()
+    for mtime, segment in _by_age(root / _SEGMENTS):
+        if segment.name not in used and now - mtime > STALE_BUILD_SECONDS:
+            _remove(segment)
 
 
 # --- opening -----------------------------------------------------------------------------
@@ -433,8 +987,9 @@ class Vocabulary:
         return {w for w, langs in self.languages.items() if language in langs}
 
 
-@dataclass(frozen=True)
-class DocInfo:
+class DocInfo(NamedTuple):
+    """Where a document comes from (a tuple: a view holds tens of thousands)."""
+
     edition: str
     rule: str
     kind: DocKind
@@ -443,43 +998,183 @@ class DocInfo:
 
 
 @dataclass
-class OpenedIndex:
-    path: Path
+class _Part:
+    """One segment, opened: its whoosh index, reader and searcher."""
+
     whoosh: Any  # whoosh.index.FileIndex
+    reader: Any
+    searcher: Any
+    # per physical document of the segment: the documents (of the view) that it is, and
+    # how many (none when only editions outside the view hold it)
+    docs_of: list[tuple[int, ...]]
+    width: list[int]
+
+
+Postings = tuple[list[int], list[float]]
+
+
+@dataclass
+class OpenedIndex:
+    path: Path  # the view
+    parts: list[_Part]
     vocabulary: Vocabulary
-    documents: list[DocInfo]  # by whoosh document number
-    lengths: dict[str, list[int]]  # text field -> length of that field in each document
+    documents: list[DocInfo]  # by document number (the searcher's)
+    lengths: dict[str, array[int]]  # text field -> length of that field in each document
+    # per document: 1 when its rule is known only by its title (contents, citations): read
+    # from the tables, so that opening never reads the rules
+    title_only: bytes
+    _cache: dict[tuple[str, str], Postings] = field(default_factory=dict)
+
+    def doc_count_all(self) -> int:
+        return len(self.documents)
+
+    def postings(self, fieldname: str, term: str) -> Postings:
+        """Document numbers and term frequencies of `term` in `fieldname`: whoosh's postings
+        of each segment, each physical document read as the documents that are it."""
+        key = (fieldname, term)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        ids: list[int] = []
+        tfs: list[float] = []
+        for part in self.parts:
+            if not part.reader.doc_frequency(fieldname, term):
+                continue
+            local, weights = _segment_postings(part.reader, fieldname, term)
+            # at C speed: each physical document read as its documents, its frequency
+            # repeated for each
+            ids.extend(chain.from_iterable(map(part.docs_of.__getitem__, local)))
+            widths = map(part.width.__getitem__, local)
+            tfs.extend(chain.from_iterable(map(repeat, weights, widths)))
+        if len(self._cache) > 50_000:
+            self._cache.clear()
+        result = self._cache[key] = (ids, tfs)
+        return result
+
+    def doc_frequency(self, fieldname: str, term: str) -> int:
+        if not any(part.reader.doc_frequency(fieldname, term) for part in self.parts):
+            return 0
+        return len(self.postings(fieldname, term)[0])
+
+    def phrase_docs(self, fieldname: str, words: Sequence[str], slop: int) -> frozenset[int]:
+        """The documents where `words` are a phrase (`slop` words apart at most)."""
+        from whoosh import query as wq
+
+        query = wq.Phrase(fieldname, list(words), slop=slop)
+        out: list[int] = []
+        for part in self.parts:
+            found = part.searcher.docs_for_query(query)
+            out.extend(chain.from_iterable(map(part.docs_of.__getitem__, found)))
+        return frozenset(out)
+
+    def close(self) -> None:
+        for part in self.parts:
+            part.searcher.close()  # and its reader
+            part.whoosh.close()
+
+
+def _segment_postings(reader: Any, fieldname: str, term: str) -> tuple[list[int], list[float]]:
+    """One segment's postings, whoosh's blocks read whole when the codec allows it."""
+    ids: list[int] = []
+    tfs: list[float] = []
+    matcher = reader.postings(fieldname, term)
+    try:
+        while matcher.is_active():
+            if matcher._ids is None:
+                matcher._read_ids()
+            if matcher._weights is None:
+                matcher._read_weights()
+            start, end = matcher._i, matcher._blocklength
+            ids.extend(matcher._ids[start:end])
+            tfs.extend(matcher._weights[start:end])
+            matcher._next_block()
+    except AttributeError:  # another codec: the public, slower way
+        ids.clear()
+        tfs.clear()
+        matcher = reader.postings(fieldname, term)
+        while matcher.is_active():
+            ids.append(matcher.id())
+            tfs.append(matcher.weight())
+            matcher.next()
+    return ids, tfs
 
 
 def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
-    """Open a published index read-only, once its signature is checked: whoosh unpickles
-    its table of contents, so an index nobody signed with this home's key is never opened."""
-    if not is_complete(path):
-        raise SearchIndexError(f"Index de recherche incomplet : {path}")
-    if not _signed(path, home):
-        raise SearchIndexError(f"Index de recherche non signé ou modifié : {path}")
+    """Open a view and its segments read-only, once their signatures are checked: whoosh
+    unpickles its table of contents, so a segment nobody signed with this home's key is
+    never opened."""
+    parts = _read_signed(path, home)
+    root = path.parent.parent
+    opened: list[_Part] = []
     try:
-        storage = _storage(path, readonly=True)
-        ix = storage.open_index()
-        raw = json.loads((path / _VOCAB).read_text(encoding="utf-8"))
-        table = json.loads((path / _TABLE).read_text(encoding="utf-8"))
-        documents = [DocInfo(*row) for row in table["documents"]]
-        lengths = {str(k): list(v) for k, v in table["lengths"].items()}
-        if ix.doc_count_all() != len(documents):
-            raise SearchIndexError("nombre de documents incohérent")
+        if len(parts) < 18:
+            raise ValueError("vue incomplète")
+        names = _read_strings(parts[0])
+        counts = _read_ints("I", parts[1])
+        starts = _read_ints("I", parts[10])
+        virtual = _read_ints("I", parts[11])
+        if len(starts) != sum(counts) + 1 or starts[-1] != len(virtual):
+            raise ValueError("table des documents incohérente")
+        offset = 0
+        for name, count in zip(names, counts, strict=True):
+            folder = root / _SEGMENTS / name
+            if not is_complete(folder):
+                raise SearchIndexError(f"Index de recherche incomplet : {folder}")
+            if not _signed(folder, home):
+                raise SearchIndexError(f"Index de recherche non signé ou modifié : {folder}")
+            ix = _storage(folder, readonly=True).open_index()
+            searcher = ix.searcher()
+            bounds = starts[offset : offset + count + 1]
+            docs_of = [tuple(virtual[a:b]) for a, b in pairwise(bounds)]
+            width = [b - a for a, b in pairwise(bounds)]
+            opened.append(_Part(ix, searcher.reader(), searcher, docs_of, width))
+            if ix.doc_count_all() != count:
+                raise ValueError(f"nombre de documents incohérent : {folder}")
+            offset += count
+        editions = _read_strings(parts[2])
+        rules = _read_strings(parts[5])
+        paras = _read_ints("I", parts[9])
+        documents = list(
+            map(
+                DocInfo,
+                map(editions.__getitem__, _read_ints("H", parts[4])),
+                map(rules.__getitem__, _read_ints("I", parts[6])),
+                map(_KINDS.__getitem__, parts[7]),
+                map(_LANGS.__getitem__, parts[8]),
+                paras,
+            )
+        )
+        if len(virtual) != len(documents):
+            raise ValueError("table des documents incohérente")
+        words = _read_strings(parts[12])
+        bits = {
+            b: frozenset(lang for lang, bit in _LANGUAGE_BIT.items() if bit & b) for b in range(4)
+        }
+        vocab = Vocabulary(
+            dict(zip(words, _read_ints("I", parts[13]), strict=True)),
+            dict(zip(words, _read_strings(parts[14]), strict=True)),
+            dict(zip(words, map(bits.__getitem__, (b & 3 for b in parts[15])), strict=True)),
+        )
+        title_only = parts[16]
+        fields_ = _read_strings(parts[17])
+        lengths = {
+            name: _read_ints("I", data) for name, data in zip(fields_, parts[18:], strict=True)
+        }
+        if len(title_only) != len(documents) or any(
+            len(column) != len(documents) for column in lengths.values()
+        ):
+            raise ValueError("longueurs incohérentes")
+    except SearchIndexError:
+        for part in opened:
+            part.whoosh.close()
+        raise
     except Exception as exc:  # whoosh raises its own errors for damaged files
+        for part in opened:
+            part.whoosh.close()
         raise SearchIndexError(f"Index de recherche illisible : {path} ({exc})") from exc
     with contextlib.suppress(OSError):
         os.utime(path)  # most recently used: kept by the sweep
-    bits = {
-        bit: frozenset(lang for lang, b in _LANGUAGE_BIT.items() if b & bit) for bit in range(4)
-    }
-    vocab = Vocabulary(
-        {w: int(v[0]) for w, v in raw.items()},
-        {w: str(v[1]) for w, v in raw.items()},
-        {w: bits[int(v[2]) & 3] for w, v in raw.items()},
-    )
-    return OpenedIndex(path, ix, vocab, documents, lengths)
+    return OpenedIndex(path, opened, vocab, documents, lengths, title_only)
 
 
 def ensure_index(
@@ -488,15 +1183,30 @@ def ensure_index(
     progress: ProgressCallback | None = None,
     rebuild: bool = False,
 ) -> OpenedIndex:
-    """Open the index for `index`, building it first when it is missing or unreadable."""
+    """Open the view of `index`'s editions, building what is missing first; anything
+    unreadable is rebuilt."""
     path = index_dir(index, home)
-    if not rebuild and is_complete(path):
+    if not rebuild and path.is_file():
         try:
             return open_index(path, home)
         except SearchIndexError:
-            rebuild = True  # damaged (disk full, manual edit): rebuilt, never trusted
-    path = build(index, home, progress, rebuild=rebuild)
-    return open_index(path, home)
+            # damaged (disk full, manual edit): never trusted; the view is made again from
+            # the tables and segments that are sound, the rest indexed again
+            _remove(path)
+    if not rebuild:
+        try:
+            return open_index(build(index, home, progress), home)
+        except SearchIndexError:
+            pass
+    return open_index(build(index, home, progress, rebuild=True), home)
+
+
+def prepare(index: RuleIndex, home: Path | None = None) -> None:
+    """Build what a search over `index` opens (after an ingest: one table and one segment,
+    the new edition's). A failure is left to the next search, which builds again or says
+    what is wrong: the ingest itself succeeded."""
+    with contextlib.suppress(SearchIndexError):
+        build(index, home)
 
 
 # --- signing: whoosh's files hold pickles ----------------------------------------------------

@@ -393,7 +393,6 @@ class Searcher:
         self._opened: OpenedIndex = ensure_index(index, home, progress, rebuild=rebuild)
         self._lock = threading.Lock()
         self._closed = False
-        self._searcher = self._opened.whoosh.searcher()
         self._docs = self._opened.documents
         self._lengths = self._opened.lengths
         # average length of each text field over the documents that have it (BM25)
@@ -403,7 +402,6 @@ class Searcher:
         }
         self._posting_cache: dict[tuple[str, str], tuple[Sequence[int], Sequence[float]]] = {}
         self._phrase_cache: dict[tuple[str, tuple[str, ...], int], frozenset[int]] = {}
-        self._reader = self._searcher.reader()
         self._frequencies: dict[tuple[str, str], int] = {}
         vocab = self._opened.vocabulary
         french = load_words(FRENCH_WORDS_PATH)
@@ -430,11 +428,7 @@ class Searcher:
         self._language_of = {ed.id: ed.language for ed in index.editions}
         self._numbering = {ed.id: ed.numbering for ed in index.editions}
         # documents of a rule known only by its title (contents, citations)
-        self._title_only = [
-            info.kind != "glossary"
-            and getattr(self._rules_of.get(info.edition, {}).get(info.rule), "title_only", False)
-            for info in self._docs
-        ]
+        self._title_only = self._opened.title_only
         # The loaded rules and index tables live as long as the searcher: out of the cyclic
         # collector's sight, so that no full collection walks them during a query.
         gc.freeze()
@@ -456,7 +450,7 @@ class Searcher:
         with self._lock:
             if not self._closed:
                 self._closed = True
-                self._searcher.close()
+                self._opened.close()
 
     def __enter__(self) -> Searcher:
         return self
@@ -909,34 +903,12 @@ class Searcher:
 
     def _postings(self, field: str, term: str) -> tuple[Sequence[int], Sequence[float]]:
         """Document numbers and term frequencies of `term` in `field` (cached: the index
-        is read-only). Reads whoosh's posting blocks whole when it can."""
+        is read-only); the index reads each shared paragraph as the documents that hold it."""
         key = (field, term)
         cached = self._posting_cache.get(key)
         if cached is not None:
             return cached
-        ids: list[int] = []
-        tfs: list[float] = []
-        if self._df(field, term):
-            matcher = self._reader.postings(field, term)
-            try:
-                while matcher.is_active():
-                    if matcher._ids is None:
-                        matcher._read_ids()
-                    if matcher._weights is None:
-                        matcher._read_weights()
-                    start, end = matcher._i, matcher._blocklength
-                    ids.extend(matcher._ids[start:end])
-                    tfs.extend(matcher._weights[start:end])
-                    matcher._next_block()
-            except AttributeError:  # another codec: the public, slower way
-                ids.clear()
-                tfs.clear()
-                matcher = self._reader.postings(field, term)
-                while matcher.is_active():
-                    ids.append(matcher.id())
-                    tfs.append(matcher.weight())
-                    matcher.next()
-        result = (ids, tfs)
+        result = self._opened.postings(field, term) if self._df(field, term) else ([], [])
         if len(self._posting_cache) > 50_000:
             self._posting_cache.clear()
         self._posting_cache[key] = result
@@ -946,10 +918,7 @@ class Searcher:
         key = (field, seq, slop)
         cached = self._phrase_cache.get(key)
         if cached is None:
-            from whoosh import query as wq
-
-            query = wq.Phrase(field, list(seq), slop=slop)
-            cached = frozenset(self._searcher.docs_for_query(query))
+            cached = self._opened.phrase_docs(field, seq, slop)
             if len(self._phrase_cache) > 20_000:
                 self._phrase_cache.clear()
             self._phrase_cache[key] = cached
@@ -960,7 +929,7 @@ class Searcher:
         key = (fieldname, term)
         found = self._frequencies.get(key)
         if found is None:
-            found = self._reader.doc_frequency(fieldname, term)
+            found = self._opened.doc_frequency(fieldname, term)
             if len(self._frequencies) > 100_000:
                 self._frequencies.clear()
             self._frequencies[key] = found

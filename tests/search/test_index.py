@@ -1,4 +1,5 @@
-"""The on-disk search index: content key, reuse, rebuild, atomic publication, killed builds."""
+"""The on-disk search index: content key, reuse, rebuild, atomic publication, killed builds
+(the segments, tables and views themselves: test_segments.py)."""
 
 from __future__ import annotations
 
@@ -126,20 +127,31 @@ def test_the_index_keeps_its_own_key(index: RuleIndex) -> None:
 # --- reuse and rebuild -------------------------------------------------------------------
 
 
+def segments_of(home: Path) -> dict[str, bytes]:
+    """Every published segment file, by path: what a build must not touch."""
+    root = home / "cache" / "search" / "segments"
+    return {
+        str(f.relative_to(root)): f.read_bytes()
+        for seg in root.iterdir()
+        if not seg.name.startswith(".")
+        for f in seg.iterdir()
+    }
+
+
 def test_built_once_then_reused(index: RuleIndex, tmp_path: Path) -> None:
     first = Calls()
     with Searcher(index, home=tmp_path, progress=first) as s:
         assert s.search("704.5g").hits
         path = s.path
     assert first.calls and first.calls[-1][0] == first.calls[-1][1]  # reported to the end
-    assert path.parent == tmp_path / "cache" / "search"
-    stamp = (path / "meta.json").stat().st_mtime_ns
+    assert path.parent == tmp_path / "cache" / "search" / "views"
+    before = path.read_bytes(), segments_of(tmp_path)
     again = Calls()
     with Searcher(RuleIndex(index.editions), home=tmp_path, progress=again) as s:
         assert s.path == path
         assert s.search("cimetière").hits
     assert again.calls == [], "an unchanged corpus must not be re-indexed"
-    assert (path / "meta.json").stat().st_mtime_ns == stamp
+    assert (path.read_bytes(), segments_of(tmp_path)) == before
 
 
 def test_rebuilt_when_the_corpus_changes(index: RuleIndex, tmp_path: Path) -> None:
@@ -153,50 +165,57 @@ def test_rebuilt_when_the_corpus_changes(index: RuleIndex, tmp_path: Path) -> No
         hit = new.search("zorglub").hits[0]
         assert (hit.edition, hit.rule) == ("fr-2024", "704.5g")
         assert new.search("zorglub").corrected is None
-    assert is_complete(old_path), "the other corpus' index is kept (most recently used)"
+    assert is_complete(old_path), "the other corpus' view is kept (most recently used)"
 
 
 def test_a_damaged_index_is_rebuilt(index: RuleIndex, tmp_path: Path) -> None:
     path = build(index, home=tmp_path)
-    for f in path.iterdir():
+    for f in (tmp_path / "cache" / "search" / "segments").glob("*/*"):
         if f.suffix in (".toc", ".seg"):
             f.write_bytes(b"garbage")
     calls = Calls()
     with Searcher(index, home=tmp_path, progress=calls) as s:
         assert calls.calls
         assert s.search("704.5g").hits
+    assert is_complete(path)
 
 
-def test_an_incomplete_folder_is_never_opened(index: RuleIndex, tmp_path: Path) -> None:
-    path = build(index, home=tmp_path)
-    (path / "meta.json").unlink()
-    assert not is_complete(path)
+def test_an_incomplete_segment_is_never_opened(index: RuleIndex, tmp_path: Path) -> None:
+    build(index, home=tmp_path)
+    (segment,) = (tmp_path / "cache" / "search" / "segments").iterdir()
+    (segment / "documents.bin").unlink()
+    assert not is_complete(segment)
     calls = Calls()
     with Searcher(index, home=tmp_path, progress=calls) as s:
         assert calls.calls
         assert s.search("cimetière").hits
-    assert is_complete(path)
+    assert is_complete(segment)
 
 
 def test_sweep_removes_dead_builds_and_old_indexes(index: RuleIndex, tmp_path: Path) -> None:
     root = tmp_path / "cache" / "search"
-    root.mkdir(parents=True)
-    dead = root / f".build-{content_key(index)}-999999999-1"
+    for sub in ("views", "segments", "editions"):
+        (root / sub).mkdir(parents=True)
+    dead = root / "segments" / f".build-{content_key(index)}-999999999-1"
     dead.mkdir()
     (dead / "junk").write_text("x")
     olds = []
     for n in range(search_index.KEEP_INDEXES + 2):
-        old = root / f"{n:024x}"
-        old.mkdir()
-        (old / "meta.json").write_text("{}")
+        old = root / "views" / f"{n:024x}.bin"
+        old.write_bytes(b"x")
         os.utime(old, (n, n))
         olds.append(old)
+    unused = root / "segments" / f"{0:024x}"
+    unused.mkdir()
+    os.utime(unused, (1, 1))  # older than any build in progress, used by no table
     path = build(index, home=tmp_path)
     assert not dead.exists()
-    remaining = sorted(p for p in root.iterdir() if not p.name.startswith("."))
+    assert not unused.exists()
+    remaining = sorted((root / "views").iterdir())
     assert path in remaining
     assert len(remaining) == search_index.KEEP_INDEXES
     assert olds[-1] in remaining and olds[0] not in remaining  # the most recent are kept
+    assert len(list((root / "segments").iterdir())) == 1  # the one the tables use
 
 
 def test_cold_open_is_fast(index: RuleIndex, tmp_path: Path) -> None:
@@ -257,7 +276,15 @@ def _kill(proc: subprocess.Popen[str]) -> None:
 
 
 def _half_built(root: Path) -> list[Path]:
-    return [p for p in root.iterdir() if p.name.startswith(".build-")]
+    return [p for p in root.glob("*/.build-*")]
+
+
+def _published(root: Path) -> dict[str, bytes]:
+    return {
+        str(f.relative_to(root)): f.read_bytes() if f.is_file() else b""
+        for f in root.rglob("*")
+        if not any(part.startswith(".") for part in f.relative_to(root).parts)
+    }
 
 
 def test_a_killed_first_build_is_invisible_and_cleaned(index: RuleIndex, tmp_path: Path) -> None:
@@ -266,8 +293,9 @@ def test_a_killed_first_build_is_invisible_and_cleaned(index: RuleIndex, tmp_pat
     try:
         root = home / "cache" / "search"
         partial = _half_built(root)
-        assert partial and any(partial[0].iterdir()), "the child was writing its build"
+        assert partial and any(partial[0].iterdir()), "the child was writing its segment"
         assert not index_dir(index, home).exists(), "nothing published half-way"
+        assert not list((root / "segments").glob("[!.]*"))
         # A reader meanwhile never opens the half-built folder: it builds its own.
         calls = Calls()
         with Searcher(index, home=home, progress=calls) as s:
@@ -283,11 +311,12 @@ def test_a_killed_first_build_is_invisible_and_cleaned(index: RuleIndex, tmp_pat
 def test_a_killed_rebuild_leaves_the_old_index_usable(index: RuleIndex, tmp_path: Path) -> None:
     home = tmp_path / "home"
     path = build(index, home=home)
-    before = {f.name: f.read_bytes() for f in path.iterdir()}
+    root = home / "cache" / "search"
+    before = _published(root)
     proc = _start_child(home, tmp_path / "rules", rebuild=True)
     _kill(proc)
-    assert _half_built(home / "cache" / "search"), "the rebuild was killed mid-way"
-    assert {f.name: f.read_bytes() for f in path.iterdir()} == before, "old index untouched"
+    assert _half_built(root), "the rebuild was killed mid-way"
+    assert _published(root) == before, "published data untouched"
     calls = Calls()
     with Searcher(index, home=home, progress=calls) as s:
         assert calls.calls == [], "the old index is used as it is"
@@ -299,11 +328,12 @@ def test_a_killed_rebuild_leaves_the_old_index_usable(index: RuleIndex, tmp_path
 def test_a_completed_rebuild_replaces_the_index(index: RuleIndex, tmp_path: Path) -> None:
     home = tmp_path / "home"
     path = build(index, home=home)
-    stamp = (path / "meta.json").read_text()
-    time.sleep(1.1)  # meta.json records the build time to the second
-    assert build(index, home=home, rebuild=True) == path
-    assert (path / "meta.json").read_text() != stamp
-    assert not [p for p in path.parent.iterdir() if p.name.startswith(".")]
+    stamp = path.stat().st_mtime_ns
+    calls = Calls()
+    assert build(index, home=home, rebuild=True, progress=calls) == path
+    assert calls.calls, "every edition indexed again"
+    assert path.stat().st_mtime_ns != stamp
+    assert not [p for p in (home / "cache" / "search").rglob(".*")]
 
 
 @pytest.mark.parametrize("concurrent", [2])
@@ -337,5 +367,5 @@ def test_concurrent_builds_publish_one_index(
         assert p.returncode == 0, err
         assert out.strip() == "704.5g"
     root = tmp_path / "home" / "cache" / "search"
-    published = [p for p in root.iterdir() if not p.name.startswith(".")]
-    assert published == [index_dir(index, tmp_path / "home")]
+    assert [p for p in (root / "views").iterdir()] == [index_dir(index, tmp_path / "home")]
+    assert len([p for p in (root / "segments").iterdir() if not p.name.startswith(".")]) == 1

@@ -1,5 +1,5 @@
 """The search index on disk is opened only when this home's key signed it: whoosh unpickles
-its table of contents, so a planted file must never be read."""
+its table of contents, so a planted file must never be read; tables and views carry an HMAC."""
 
 from __future__ import annotations
 
@@ -37,10 +37,16 @@ def _plant(folder: Path, marker: Path) -> None:
 
 @pytest.fixture
 def built(index: RuleIndex, tmp_path: Path) -> tuple[Path, Path]:
+    """(home, the segment folder)."""
     home = tmp_path / "home"
     opened = search_index.ensure_index(index, home)
-    opened.whoosh.close()
-    return home, opened.path
+    opened.close()
+    (segment,) = (home / "cache" / "search" / "segments").iterdir()
+    return home, segment
+
+
+def view_of(index: RuleIndex, home: Path) -> Path:
+    return search_index.index_dir(index, home)
 
 
 def test_a_planted_table_of_contents_is_never_unpickled(
@@ -51,8 +57,9 @@ def test_a_planted_table_of_contents_is_never_unpickled(
     _plant(folder, marker)
     opened = search_index.ensure_index(index, home)
     assert not marker.exists()
-    assert opened.whoosh.doc_count_all() == len(opened.documents) > 0  # rebuilt, usable
-    opened.whoosh.close()
+    assert opened.doc_count_all() == len(opened.documents) > 0  # rebuilt, usable
+    assert opened.postings("body_fr", "cimetier")[0]
+    opened.close()
 
 
 def test_the_planted_file_would_run_without_the_signature(
@@ -64,32 +71,43 @@ def test_the_planted_file_would_run_without_the_signature(
     _plant(folder, marker)
     monkeypatch.setattr(search_index, "_signed", lambda folder, home: True)
     with pytest.raises(search_index.SearchIndexError):
-        search_index.open_index(folder, home)
+        search_index.open_index(view_of(index, home), home)
     assert marker.exists()
 
 
 def test_unsigned_or_edited_indexes_are_rebuilt(index: RuleIndex, built: tuple[Path, Path]) -> None:
     home, folder = built
+    view = view_of(index, home)
     with pytest.raises(search_index.SearchIndexError, match="non signé"):
         (folder / "signature").unlink()
-        search_index.open_index(folder, home)
-    search_index.ensure_index(index, home).whoosh.close()
-    vocab = folder / "vocab.json"
-    vocab.write_text(vocab.read_text(encoding="utf-8") + " ", encoding="utf-8")
-    with pytest.raises(search_index.SearchIndexError, match="non signé"):
-        search_index.open_index(folder, home)
+        search_index.open_index(view, home)
+    search_index.ensure_index(index, home).close()
+    assert (folder / "signature").is_file(), "the segment was indexed again"
+    search_index.open_index(view, home).close()
+    # a view or a table changed by one byte is refused, and written again (a view is read
+    # alone: a table is read when a view is made of it)
+    for path in [view, *(home / "cache" / "search" / "editions").iterdir()]:
+        data = bytearray(path.read_bytes())
+        data[len(data) // 2] ^= 1
+        path.write_bytes(bytes(data))
+        with pytest.raises(search_index.SearchIndexError, match="non signé"):
+            search_index._read_signed(path, home)
+        if path != view:
+            view.unlink()
+        search_index.ensure_index(index, home).close()
+        search_index._read_signed(path, home)
 
 
 def test_the_key_is_owner_only_and_a_loose_one_is_replaced(
     index: RuleIndex, built: tuple[Path, Path]
 ) -> None:
-    home, folder = built
+    home, _ = built
     key = home / ".search-key"
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
     assert key.stat().st_uid == os.getuid()
     first = key.read_bytes()
     key.chmod(0o644)  # readable by others: no longer a secret
     with pytest.raises(search_index.SearchIndexError):
-        search_index.open_index(folder, home)
+        search_index.open_index(view_of(index, home), home)
     assert key.read_bytes() != first
     assert stat.S_IMODE(key.stat().st_mode) == 0o600
