@@ -44,6 +44,8 @@ from judge.search.index import DocInfo, OpenedIndex, ProgressCallback, ensure_in
 
 GLOSSARY_PATH = CORPUS_DIR / "glossary-fr-en.toml"
 FRENCH_WORDS_PATH = CORPUS_DIR / "mots-fr.txt"  # real French words, never "corrected"
+# words that frame a question (devient, il se passe, can, happens): searched, weighing little
+QUESTION_WORDS_PATH = CORPUS_DIR / "mots-de-question.txt"
 
 MAX_QUERY_CHARS = 300
 MAX_WORDS = 24
@@ -53,10 +55,19 @@ BM25_B = 0.75  # paragraphs; titles and headings use 0.3 (short, and their lengt
 PHRASE_BONUS = 2.0  # weight of the whole query found as a phrase (slop 3)
 EDITION_DECAY = 0.8  # each further hit of the same edition, before diversification
 HEADING_BONUS = 1.5  # a section whose title is exactly what was asked for
+OTHER_LANGUAGE = 0.85  # a paragraph in another language than the query's
+SECTION_BONUS = 1.3  # a rule under a section whose whole title is among the query's words
+PARENT_CONTEXT = 0.25  # how much of a concept a sub-rule covers when only its parent has it
+# a concept's share in the coverage grows with its IDF to this power: a paragraph without the
+# rare word of a question (jeton) covers less than one without a common one (peut)
+COVERAGE_IDF = 1.0
 TOP_K = 400  # paragraphs kept (best first) before grouping them into rules
 SYNONYM = 0.7  # weight of another wording of a glossary term in the same language
-TRANSLATED = 0.5  # weight of a glossary translation against the words as typed
+TRANSLATED = 0.7  # weight of a glossary translation against the words as typed
+WEAK = 0.3  # weight of a word that frames a question (mots-de-question.txt)
+OLD_WORDING = 0.5  # an older edition's wording of a term the query wrote in today's words
 RELATED = 0.3  # weight of what a glossary term is looked up with (répondre → pile)
+RELATED_ALONE = 0.7  # the same, when no document has the term itself
 # paragraph text, section titles above it, title of a rule known only by its title
 _FIELD_WEIGHT = {"body": 1.0, "title": 0.5, "heading": 1.5}
 _LANGUAGES: tuple[AnalyzerLanguage, ...] = ("fr", "en")
@@ -163,12 +174,17 @@ class Glossary:
                     raw = [m.group(0) for m in TOKEN_RE.finditer(text)]
                     keys = tuple(analysis.word_key(w, lang) for w in raw)
                     content = tuple(analysis.terms(text, lang))
-                    if keys and content:
+                    # a form of stop words only (« va où ») is recognised by its words and
+                    # searched through what it is looked up with
+                    if keys and (content or term.related):
                         is_old = normalize(text) in old
                         number = len(self.variants)
                         self.variants.append(_Variant(i, lang, text, keys, content, is_old))
                         self._starts.setdefault((lang, "keys", keys[0]), []).append(number)
-                        self._starts.setdefault((lang, "content", content[0]), []).append(number)
+                        if content:
+                            self._starts.setdefault((lang, "content", content[0]), []).append(
+                                number
+                            )
                         self._starts.setdefault(("", "term", str(i)), []).append(number)
                     for w in raw:
                         folded = fold_token(w)
@@ -280,9 +296,12 @@ class _Concept:
     # term sequences per language, each with its weight (translations weigh less)
     forms: dict[AnalyzerLanguage, list[tuple[tuple[str, ...], float]]]
     old: bool = False  # written in an older edition's wording
+    weak: bool = False  # a word that frames the question (devient, happens): weighs little
     # the forms a heading may consist of to be "exactly what was asked": all of them, but
     # only the older ones when the query used an older wording (zone en jeu: not Battlefield)
     naming: dict[AnalyzerLanguage, set[str]] = field(default_factory=dict)
+    # the forms that are only what the term is looked up with (répondre → pile)
+    related: set[tuple[AnalyzerLanguage, tuple[str, ...]]] = field(default_factory=set)
 
     def names(self, language: AnalyzerLanguage) -> set[str]:
         return self.naming[language] if self.naming else self.terms(language)
@@ -407,6 +426,7 @@ class Searcher:
         self._frequencies: dict[tuple[str, str], int] = {}
         vocab = self._opened.vocabulary
         french = load_words(FRENCH_WORDS_PATH)
+        self._question_words = load_words(QUESTION_WORDS_PATH)
         self._known = set(vocab.counts) | self.glossary.words | french
         self._words_by_language: dict[str, set[str]] = {
             lang: vocab.words_of(lang) | self.glossary.by_language.get(lang, set())
@@ -426,6 +446,14 @@ class Searcher:
             ed.id: {num: i for i, num in enumerate(ed.rules)} for ed in index.editions
         }
         self._kind_weight = [_KIND_WEIGHT.get(info.kind, 1.0) for info in self._docs]
+        # per query language: which documents are written in the other one
+        self._other_language: dict[str, list[bool]] = {
+            lang: [info.language != lang for info in self._docs] for lang in _LANGUAGES
+        }
+        self._docs_of_rule: dict[tuple[str, str], list[int]] | None = None
+        self._language_docs: dict[str, int] = {}  # documents per language (IDF)
+        for info in self._docs:
+            self._language_docs[info.language] = self._language_docs.get(info.language, 0) + 1
         self._rules_of = {ed.id: ed.rules for ed in index.editions}
         self._language_of = {ed.id: ed.language for ed in index.editions}
         self._numbering = {ed.id: ed.numbering for ed in index.editions}
@@ -512,12 +540,13 @@ class Searcher:
             return SearchResult(query, None, " ".join(notes) or None, tuple(hits[:limit]))
 
         words = _words(rest)
-        concepts, expansions = self._concepts(rest, words)
+        query_language = language or self._query_language(words)
+        concepts, expansions = self._concepts(rest, words, query_language)
         if not concepts:
             msg = "Aucun mot significatif dans la requête (seulement des mots vides)."
             return SearchResult(query, None, " ".join([*notes, msg]), tuple(number_hits[:limit]))
 
-        prefer = _Preference(language or self._query_language(words), any(c.old for c in concepts))
+        prefer = _Preference(query_language, any(c.old for c in concepts))
         text_hits, missing = self._text_hits(concepts, words, editions, language, limit, prefer)
         seen = {(h.edition, h.rule) for h in number_hits}
         text_hits = [h for h in text_hits if (h.edition, h.rule) not in seen]
@@ -602,7 +631,12 @@ class Searcher:
                         return True
         return False
 
-    def _concepts(self, text: str, words: list[_Word]) -> tuple[list[_Concept], tuple[str, ...]]:
+    def _concepts(
+        self, text: str, words: list[_Word], query_language: str = "fr"
+    ) -> tuple[list[_Concept], tuple[str, ...]]:
+        """The query's concepts. A word written the same in both languages (sacrifice,
+        commander) is read in the query's language; its other-language form weighs as a
+        translation."""
         concepts: list[_Concept] = []
         expansions: list[str] = []
         matches = _glossary_matches(words, self.glossary)
@@ -616,16 +650,21 @@ class Searcher:
                 alternatives: list[str] = []
                 variants = self.glossary.variants
                 typed_in = {variants[n].language for n in written}
+                if query_language in typed_in:
+                    typed_in = {query_language}
                 for t in sorted({variants[n].term for n in written}):
                     for number in self.glossary.of_term(t):
                         v = variants[number]
-                        if number in written:
+                        if number in written and v.language in typed_in:
                             weight = 1.0
                         elif v.language in typed_in:
                             weight = SYNONYM  # another wording: effets / actions basés…
                         else:
                             weight = TRANSLATED
-                        concept.add(v.language, v.content, weight)
+                        if v.old and not concept.old:
+                            weight *= OLD_WORDING  # zone en jeu, asked as champ de bataille
+                        if v.content:
+                            concept.add(v.language, v.content, weight)
                         if v.old or not concept.old or number in written:
                             concept.naming.setdefault(v.language, set()).update(v.content)
                         if normalize(v.text) != normalize(label):
@@ -635,6 +674,7 @@ class Searcher:
                             seq = tuple(analysis.terms(form, lang))
                             if seq:
                                 concept.add(lang, seq, RELATED)
+                                concept.related.add((lang, seq))
                 # the words as typed, too (an English word in French text, and vice versa)
                 for lang in _LANGUAGES:
                     seq = tuple(t for w in words[a : b + 1] for t in w.terms[lang])
@@ -650,8 +690,25 @@ class Searcher:
             i += 1
             if any(not w.terms[lang] for lang in _LANGUAGES):
                 continue  # a stop word in either language: no concept of its own
+            folded = clitics_folded(w.text)
+            native = folded in self._words_by_language.get(query_language, set())
+            weak = folded in self._question_words
+            base = WEAK if weak else 1.0
             concepts.append(
-                _Concept(w.text, {lang: [(tuple(w.terms[lang]), 1.0)] for lang in _LANGUAGES})
+                _Concept(
+                    w.text,
+                    {
+                        lang: [
+                            (
+                                tuple(w.terms[lang]),
+                                base
+                                * (1.0 if lang == query_language or not native else TRANSLATED),
+                            )
+                        ]
+                        for lang in _LANGUAGES
+                    },
+                    weak=weak,
+                )
             )
         return concepts, tuple(expansions)
 
@@ -685,32 +742,47 @@ class Searcher:
     ) -> tuple[list[Hit], list[str]]:
         """Rank paragraphs by BM25 over the concepts, weighted by how many concepts each
         covers, then one hit per (edition, rule), editions interleaved."""
-        n_docs = max(1, len(self._docs))
         kept: list[_Concept] = []
         missing: list[str] = []
         idf: dict[tuple[str, str], float] = {}  # (language, term) -> IDF of its concept
+        importance: list[float] = []  # each kept concept's share in the coverage
         for c in concepts:
-            df = self._concept_frequency(c)
-            if df == 0:
+            if c.related and not self._has_own_forms(c):
+                # nothing says « réponse » in these rules: what it is looked up with (the
+                # stack, priority) is all there is to find, and stands in for it
+                c = replace(
+                    c,
+                    forms={
+                        lang: [
+                            (seq, RELATED_ALONE if (lang, seq) in c.related else w)
+                            for seq, w in seqs
+                        ]
+                        for lang, seqs in c.forms.items()
+                    },
+                )
+            weight = self._concept_idf(c, prefer.language)
+            if weight is None:
                 missing.append(c.label)
                 continue
             kept.append(c)
-            weight = math.log(n_docs / (min(df, n_docs) + 1)) + 1.0
+            importance.append(weight**COVERAGE_IDF * (WEAK if c.weak else 1.0))
             for lang in _LANGUAGES:
                 for term in c.terms(lang):
                     idf.setdefault((lang, term), weight)
         if not kept:
             return [], missing
         scores: dict[int, float] = {}
-        covered: dict[int, int] = {}
-        for c in kept:
+        masks: dict[int, int] = {}  # document -> the concepts it has (bit i: concept i)
+        for i, c in enumerate(kept):
+            bit = 1 << i
             for d in self._score_concept(c, idf, scores):
-                covered[d] = covered.get(d, 0) + 1
+                masks[d] = masks.get(d, 0) | bit
+        covered = _Coverage(masks, importance)
         if len(kept) >= 2:
             self._phrase_bonus(words, idf, scores)
         terms = {lang: set().union(*(c.terms(lang) for c in kept)) for lang in _LANGUAGES}
         names = {lang: set().union(*(c.names(lang) for c in kept)) for lang in _LANGUAGES}
-        ranked = self._rank_rules(scores, covered, len(kept), names, editions, language)
+        ranked = self._rank_rules(scores, covered, names, editions, language, prefer.language)
         ranked = self._merge_copies(ranked, limit, prefer)
         if not ranked:
             return [], missing
@@ -728,19 +800,33 @@ class Searcher:
     def _rank_rules(
         self,
         scores: dict[int, float],
-        covered: dict[int, int],
-        total: int,
+        covered: _Coverage,
         terms: dict[AnalyzerLanguage, set[str]],
         editions: list[str] | None,
         language: str | None,
+        query_language: str = "fr",
     ) -> list[_Ranked]:
         """Paragraph scores → one entry per rule (its best paragraph, plus a little of the
         next two), exact headings first with their sub-rules folded in, title-only rules
-        after the rules with text, then one entry per group of copies (`group_key`)."""
+        after the rules with text, then one entry per group of copies (`group_key`). A
+        paragraph in another language than the query's weighs a little less: a French judge
+        reads the French rule first when both answer. A sub-rule is read with its parent's
+        text: the concepts the parent has count, a little, as the sub-rule's (118.1c,
+        Commander, under 118.1 « Chaque joueur commence la partie avec… »)."""
         kind_weight = self._kind_weight
+        other = self._other_language[query_language]
+        share = covered.share
+
+        def weigh(d: int, coverage: float) -> float:
+            return (
+                scores[d]
+                * kind_weight[d]
+                * (OTHER_LANGUAGE if other[d] else 1.0)
+                * (0.15 + 0.85 * coverage**2)
+            )
+
         weighted: list[tuple[float, int]] = [
-            (raw * kind_weight[d] * (0.15 + 0.85 * (covered.get(d, 0) / total) ** 2), d)
-            for d, raw in scores.items()
+            (weigh(d, share(covered.masks.get(d, 0))), d) for d in scores
         ]
         if editions or language:
             docs = self._docs
@@ -750,13 +836,21 @@ class Searcher:
                 if (not editions or docs[d].edition in editions)
                 and (not language or docs[d].language == language)
             ]
+        if PARENT_CONTEXT:
+            # only the best few get their parent's context (it can only raise a score)
+            weighted = heapq.nlargest(TOP_K * 2, weighted)
+            weighted = [
+                (weigh(d, covered.with_context(d, self._parent_mask(d, covered.masks))), d)
+                for _, d in weighted
+            ]
         # top-k before grouping: the long tail never reaches the first page
         weighted = heapq.nlargest(TOP_K, weighted)
+        weighted = self._in_named_sections(weighted, terms)
         exact = {
             (self._docs[d].edition, self._docs[d].rule)
             for _, d in weighted
             if self._docs[d].kind == "title"
-            and covered.get(d, 0) == total
+            and covered.complete(d)
             and self._whole_heading(self._docs[d], terms)
         }
         groups: dict[tuple[str, str], list[tuple[float, int]]] = {}
@@ -778,6 +872,60 @@ class Searcher:
             has_text = not all(title_only[d] for _, d in group)
             rules.append(_Ranked(score, ed, number, best_info, (ed, number) in exact, has_text))
         return rules
+
+    def _parent_mask(self, d: int, masks: dict[int, int]) -> int:
+        """The concepts the text of the document's parent rule has."""
+        info = self._docs[d]
+        if info.kind == "glossary":
+            return 0
+        rule = self._rules_of[info.edition].get(info.rule)
+        if rule is None or rule.parent is None:
+            return 0
+        mask = 0
+        for p in self._rule_documents().get((info.edition, rule.parent), ()):
+            if self._docs[p].kind != "title":
+                mask |= masks.get(p, 0)
+        return mask
+
+    def _rule_documents(self) -> dict[tuple[str, str], list[int]]:
+        """(edition, rule) -> its documents (built once, at the first query that needs it)."""
+        if self._docs_of_rule is None:
+            table: dict[tuple[str, str], list[int]] = {}
+            for d, info in enumerate(self._docs):
+                if info.kind != "glossary":
+                    table.setdefault((info.edition, info.rule), []).append(d)
+            self._docs_of_rule = table
+        return self._docs_of_rule
+
+    def _in_named_sections(
+        self, weighted: list[tuple[float, int]], terms: dict[AnalyzerLanguage, set[str]]
+    ) -> list[tuple[float, int]]:
+        """A question that names a section (its whole title: « protection », « la célérité »)
+        among other words is asked inside that section: its rules weigh more than the
+        paragraphs elsewhere that share the other words (best first again)."""
+        docs = self._docs
+        named = {
+            (docs[d].edition, docs[d].rule)
+            for _, d in weighted
+            if docs[d].kind == "title" and self._whole_heading(docs[d], terms)
+        }
+        if not named or SECTION_BONUS == 1.0:
+            return weighted
+        out = []
+        for score, d in weighted:
+            info = docs[d]
+            if info.kind != "glossary" and info.kind != "title":
+                rules = self._rules_of[info.edition]
+                number: str | None = info.rule
+                while number is not None:
+                    if (info.edition, number) in named:
+                        score *= SECTION_BONUS
+                        break
+                    rule = rules.get(number)
+                    number = rule.parent if rule is not None else None
+            out.append((score, d))
+        out.sort(key=lambda x: -x[0])
+        return out
 
     def _under_heading(self, info: DocInfo, exact: set[tuple[str, str]]) -> tuple[str, str]:
         """The rule whose exact heading was asked for, when `info` is one of its sub-rules."""
@@ -857,7 +1005,10 @@ class Searcher:
     ) -> set[int]:
         """Add the concept's BM25 to `scores`, every form in every field; return the
         documents that have it. Multi-word forms count where they appear as a phrase (in
-        paragraphs) or with all their words (titles, short); they weigh as one word."""
+        paragraphs) or with all their words (titles, short); they weigh as one word. A
+        related form in the section titles above a paragraph scores but does not make the
+        paragraph have the concept (every rule of 704 sits under « actions basées sur un
+        état »)."""
         found: set[int] = set()
         for lang, seqs in concept.forms.items():
             for seq, weight in seqs:
@@ -866,19 +1017,23 @@ class Searcher:
                     if not all(self._df(field, t) for t in seq):
                         continue
                     boost = weight * role_weight
+                    counts = role != "title" or (lang, seq) not in concept.related
                     if len(seq) == 1:
-                        found |= self._add_term(field, seq[0], idf[(lang, seq[0])], boost, scores)
-                        continue
-                    if role == "body":
-                        docs = self._phrase_docs(field, seq)
+                        got = self._add_term(field, seq[0], idf[(lang, seq[0])], boost, scores)
                     else:
-                        docs = frozenset.intersection(
-                            *(frozenset(self._postings(field, t)[0]) for t in seq)
-                        )
-                    for t in seq:
-                        found |= self._add_term(
-                            field, t, idf[(lang, t)], boost / len(seq), scores, docs
-                        )
+                        if role == "body":
+                            docs = self._phrase_docs(field, seq)
+                        else:
+                            docs = frozenset.intersection(
+                                *(frozenset(self._postings(field, t)[0]) for t in seq)
+                            )
+                        got = set()
+                        for t in seq:
+                            got |= self._add_term(
+                                field, t, idf[(lang, t)], boost / len(seq), scores, docs
+                            )
+                    if counts:
+                        found |= got
         return found
 
     def _add_term(
@@ -966,16 +1121,46 @@ class Searcher:
             self._frequencies[key] = found
         return found
 
-    def _concept_frequency(self, concept: _Concept) -> int:
-        """About how many documents mention the concept in any of its forms (an upper bound:
-        per-field document frequencies added up; a phrase counts as its rarest word)."""
-        total = 0
+    def _has_own_forms(self, concept: _Concept) -> bool:
+        """Whether a document has one of the concept's own forms (not only a related one)."""
         for lang, seqs in concept.forms.items():
+            for seq, _ in seqs:
+                if (lang, seq) in concept.related:
+                    continue
+                if all(any(self._df(f"{role}_{lang}", t) for role in _FIELD_WEIGHT) for t in seq):
+                    return True
+        return False
+
+    def _concept_idf(self, concept: _Concept, language: str) -> float | None:
+        """The concept's IDF, None when no document has it. How rare it is in the query's
+        language, when that language has it (a French word is not rare because the English
+        editions outnumber the French text), else in the language it was found in."""
+        per_language = self._concept_frequency(concept)
+        if not any(per_language.values()):
+            return None
+        # else, how rare it is among the documents of the language it was found in
+        found = (
+            [language] if per_language.get(language) else [k for k, v in per_language.items() if v]
+        )
+        return min(
+            math.log(n / (min(per_language[k], n) + 1)) + 1.0
+            for k in found
+            if (n := max(1, self._language_docs.get(k, 0)))
+        )
+
+    def _concept_frequency(self, concept: _Concept) -> dict[str, int]:
+        """Per language, about how many documents mention the concept in any of its forms
+        (an upper bound: per-field document frequencies added up; a phrase counts as its
+        rarest word)."""
+        out: dict[str, int] = {}
+        for lang, seqs in concept.forms.items():
+            total = 0
             for seq, _ in seqs:
                 total += min(
                     sum(self._df(f"{role}_{lang}", t) for role in _FIELD_WEIGHT) for t in seq
                 )
-        return total
+            out[lang] = total
+        return out
 
     def _whole_heading(self, info: DocInfo, terms: dict[AnalyzerLanguage, set[str]]) -> bool:
         """True when the query names the section: every word of its title was asked for."""
@@ -1103,6 +1288,32 @@ class Searcher:
                     segs = _mark_literal(para, raws)
                     out.append(self._rule_hit(source, "reference", segs, 0.5))
         return out
+
+
+class _Coverage:
+    """Which concepts each document has, and the share of the query that makes (each
+    concept weighing its importance)."""
+
+    def __init__(self, masks: dict[int, int], importance: list[float]) -> None:
+        self.masks = masks
+        self.importance = importance
+        self.total = sum(importance) or 1.0
+        self.full = (1 << len(importance)) - 1
+        self._shares: dict[int, float] = {}
+
+    def share(self, mask: int) -> float:
+        found = self._shares.get(mask)
+        if found is None:
+            found = sum(w for i, w in enumerate(self.importance) if mask >> i & 1) / self.total
+            self._shares[mask] = found
+        return found
+
+    def with_context(self, d: int, context: int) -> float:
+        own = self.masks.get(d, 0)
+        return self.share(own) + PARENT_CONTEXT * self.share(context & ~own)
+
+    def complete(self, d: int) -> bool:
+        return self.masks.get(d, 0) == self.full
 
 
 def _diversify(ranked: list[_Ranked], limit: int) -> list[_Ranked]:

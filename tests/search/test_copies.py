@@ -61,9 +61,11 @@ def renumbered(en_index: RuleIndex, search_home: Path) -> Iterator[Searcher]:
 
 
 def test_the_group_key_is_the_callers(renumbered: Searcher) -> None:
-    modern = renumbered.search("jeton qui quitte le champ de bataille").hits[0]
+    modern = renumbered.search("jeton dans une zone autre que le champ de bataille").hits[0]
     assert (modern.edition, modern.rule) == ("fr-2024", "704.5d")
     assert ("fr-pre2009", "420.5f") in modern.also
-    # the same group asked in the old wording: the old copy leads
-    old = renumbered.search("jeton hors de la zone en jeu").hits[0]
+    # the same group asked in the old wording: the old copy leads it (en-2008-07-15 216.3,
+    # the same text in another rule of the old English edition, may come before it)
+    hits = renumbered.search("jeton hors de la zone en jeu").hits[:3]
+    old = next(h for h in hits if h.rule in ("420.5f", "704.5d"))
     assert old.rule == "420.5f" and ("fr-2024", "704.5d") in old.also
