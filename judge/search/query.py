@@ -548,6 +548,8 @@ class Searcher:
             lang: [info.language != lang for info in self._docs] for lang in _LANGUAGES
         }
         self._docs_of_rule: dict[tuple[str, str], list[int]] | None = None
+        self._parent_docs: dict[int, tuple[int, ...]] = {}  # the texts of a doc's parent
+        self._lineage: dict[tuple[str, str], tuple[str, ...]] = {}
         self._language_docs: dict[str, int] = {}  # documents per language (IDF)
         for info in self._docs:
             self._language_docs[info.language] = self._language_docs.get(info.language, 0) + 1
@@ -932,9 +934,16 @@ class Searcher:
                 * (0.15 + 0.85 * coverage**2)
             )
 
-        weighted: list[tuple[float, int]] = [
-            (weigh(d, share(covered.masks.get(d, 0))), d) for d in scores
-        ]
+        masks = covered.masks
+        factors: dict[int, float] = {}  # coverage factor per set of concepts (a handful)
+        weighted: list[tuple[float, int]] = []
+        append = weighted.append
+        for d, raw in scores.items():
+            mask = masks.get(d, 0)
+            factor = factors.get(mask)
+            if factor is None:
+                factor = factors[mask] = 0.15 + 0.85 * share(mask) ** 2
+            append((raw * kind_weight[d] * (other_weight if other[d] else 1.0) * factor, d))
         if editions or language:
             docs = self._docs
             weighted = [
@@ -945,9 +954,9 @@ class Searcher:
             ]
         if PARENT_CONTEXT:
             # only the best few get their parent's context (it can only raise a score)
-            weighted = heapq.nlargest(TOP_K * 2, weighted)
+            weighted = heapq.nlargest(TOP_K, weighted)
             weighted = [
-                (weigh(d, covered.with_context(d, self._parent_mask(d, covered.masks))), d)
+                (weigh(d, covered.with_context(d, self._parent_mask(d, masks))), d)
                 for _, d in weighted
             ]
         # top-k before grouping: the long tail never reaches the first page
@@ -982,17 +991,38 @@ class Searcher:
 
     def _parent_mask(self, d: int, masks: dict[int, int]) -> int:
         """The concepts the text of the document's parent rule has."""
-        info = self._docs[d]
-        if info.kind == "glossary":
-            return 0
-        rule = self._rules_of[info.edition].get(info.rule)
-        if rule is None or rule.parent is None:
-            return 0
+        parents = self._parent_docs.get(d)
+        if parents is None:
+            parents = ()
+            info = self._docs[d]
+            if info.kind != "glossary":
+                rule = self._rules_of[info.edition].get(info.rule)
+                if rule is not None and rule.parent is not None:
+                    parents = tuple(
+                        p
+                        for p in self._rule_documents().get((info.edition, rule.parent), ())
+                        if self._docs[p].kind != "title"
+                    )
+            self._parent_docs[d] = parents
         mask = 0
-        for p in self._rule_documents().get((info.edition, rule.parent), ()):
-            if self._docs[p].kind != "title":
-                mask |= masks.get(p, 0)
+        for p in parents:
+            mask |= masks.get(p, 0)
         return mask
+
+    def _ancestors(self, edition: str, number: str) -> tuple[str, ...]:
+        """The rule and the rules above it, nearest first (cached)."""
+        key = (edition, number)
+        found = self._lineage.get(key)
+        if found is None:
+            rules = self._rules_of[edition]
+            chain = []
+            current: str | None = number
+            while current is not None:
+                chain.append(current)
+                rule = rules.get(current)
+                current = rule.parent if rule is not None else None
+            found = self._lineage[key] = tuple(chain)
+        return found
 
     def _rule_documents(self) -> dict[tuple[str, str], list[int]]:
         """(edition, rule) -> its documents (built once, at the first query that needs it)."""
@@ -1018,18 +1048,15 @@ class Searcher:
         }
         if not named or SECTION_BONUS == 1.0:
             return weighted
+        sections = {rule for _, rule in named}
         out = []
         for score, d in weighted:
             info = docs[d]
             if info.kind != "glossary" and info.kind != "title":
-                rules = self._rules_of[info.edition]
-                number: str | None = info.rule
-                while number is not None:
-                    if (info.edition, number) in named:
+                for number in self._ancestors(info.edition, info.rule):
+                    if number in sections and (info.edition, number) in named:
                         score *= SECTION_BONUS
                         break
-                    rule = rules.get(number)
-                    number = rule.parent if rule is not None else None
             out.append((score, d))
         out.sort(key=lambda x: -x[0])
         return out
