@@ -917,48 +917,8 @@ class Searcher:
     ) -> list[_Ranked]:
         """Paragraph scores → one entry per rule (its best paragraph, plus a little of the
         next two), exact headings first with their sub-rules folded in, title-only rules
-        after the rules with text, then one entry per group of copies (`group_key`). A
-        paragraph in another language than the query's weighs `other_weight`: a French
-        judge reads the French rule first when the French text can answer. A sub-rule is
-        read with its parent's text: the concepts the parent has count, a little, as the
-        sub-rule's (118.1c, Commander, under 118.1 « Chaque joueur commence la partie… »)."""
-        kind_weight = self._kind_weight
-        other = self._other_language[query_language]
-        share = covered.share
-
-        def weigh(d: int, coverage: float) -> float:
-            return (
-                scores[d]
-                * kind_weight[d]
-                * (other_weight if other[d] else 1.0)
-                * (0.15 + 0.85 * coverage**2)
-            )
-
-        masks = covered.masks
-        factors: dict[int, float] = {}  # coverage factor per set of concepts (a handful)
-        weighted: list[tuple[float, int]] = []
-        append = weighted.append
-        for d, raw in scores.items():
-            mask = masks.get(d, 0)
-            factor = factors.get(mask)
-            if factor is None:
-                factor = factors[mask] = 0.15 + 0.85 * share(mask) ** 2
-            append((raw * kind_weight[d] * (other_weight if other[d] else 1.0) * factor, d))
-        if editions or language:
-            docs = self._docs
-            weighted = [
-                (sc, d)
-                for sc, d in weighted
-                if (not editions or docs[d].edition in editions)
-                and (not language or docs[d].language == language)
-            ]
-        if PARENT_CONTEXT:
-            # only the best few get their parent's context (it can only raise a score)
-            weighted = heapq.nlargest(TOP_K, weighted)
-            weighted = [
-                (weigh(d, covered.with_context(d, self._parent_mask(d, masks))), d)
-                for _, d in weighted
-            ]
+        after the rules with text, then one entry per group of copies (`group_key`)."""
+        weighted = self._weigh(scores, covered, editions, language, query_language, other_weight)
         # top-k before grouping: the long tail never reaches the first page
         weighted = heapq.nlargest(TOP_K, weighted)
         weighted = self._in_named_sections(weighted, terms)
@@ -988,6 +948,56 @@ class Searcher:
             has_text = not all(title_only[d] for _, d in group)
             rules.append(_Ranked(score, ed, number, best_info, (ed, number) in exact, has_text))
         return rules
+
+    def _weigh(
+        self,
+        scores: dict[int, float],
+        covered: _Coverage,
+        editions: list[str] | None,
+        language: str | None,
+        query_language: str,
+        other_weight: float,
+    ) -> list[tuple[float, int]]:
+        """Each paragraph's score times its kind's weight and its coverage of the query. A
+        paragraph in another language than the query's weighs `other_weight`: a French
+        judge reads the French rule first when the French text can answer. A sub-rule is
+        read with its parent's text: the concepts the parent has count, a little, as the
+        sub-rule's (118.1c, Commander, under 118.1 « Chaque joueur commence la partie… »)."""
+        kind_weight = self._kind_weight
+        other = self._other_language[query_language]
+        share = covered.share
+        masks = covered.masks
+        factors: dict[int, float] = {}  # coverage factor per set of concepts (a handful)
+        weighted: list[tuple[float, int]] = []
+        append = weighted.append
+        for d, raw in scores.items():
+            mask = masks.get(d, 0)
+            factor = factors.get(mask)
+            if factor is None:
+                factor = factors[mask] = 0.15 + 0.85 * share(mask) ** 2
+            append((raw * kind_weight[d] * (other_weight if other[d] else 1.0) * factor, d))
+        if editions or language:
+            docs = self._docs
+            weighted = [
+                (sc, d)
+                for sc, d in weighted
+                if (not editions or docs[d].edition in editions)
+                and (not language or docs[d].language == language)
+            ]
+        if PARENT_CONTEXT:
+            # only the best few get their parent's context (it can only raise a score)
+            weighted = heapq.nlargest(TOP_K, weighted)
+            weighted = [
+                (
+                    scores[d]
+                    * kind_weight[d]
+                    * (other_weight if other[d] else 1.0)
+                    * (0.15 + 0.85 * covered.with_context(d, self._parent_mask(d, masks)) ** 2),
+                    d,
+                )
+                for _, d in weighted
+            ]
+        return weighted
 
     def _parent_mask(self, d: int, masks: dict[int, int]) -> int:
         """The concepts the text of the document's parent rule has."""
