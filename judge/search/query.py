@@ -3,19 +3,25 @@
 The user's text never reaches a query parser: it is cleaned, rule numbers are taken out,
 every remaining word is looked up in the index vocabulary (and corrected with rapidfuzz
 when it is unknown), glossary terms are recognised in either language, and each word or
-term becomes a *concept* (all its forms: as typed, other wordings, translations). Whatever
-the input, the answer is a `SearchResult`: hits, or none with a French message.
+term becomes a *concept* (all its forms: as typed, other wordings, translations, what it is
+looked up with). A word written alike in both languages is read in the query's language;
+words that only frame a question (devient, il se passe, happens: corpus/mots-de-question.txt)
+weigh little. Whatever the input, the answer is a `SearchResult`: hits, or none with a French
+message.
 
 Ranking: BM25 per field (paragraph, section titles above it, heading of a rule), each term
-weighted by the IDF of its concept, summed over the concepts; multiplied by the share of the
-concepts a paragraph covers (a paragraph with every concept beats one that repeats a single
-word); a bonus when the words appear as a phrase. The best paragraphs (top-k) are grouped
-into one entry per (edition, rule); a rule whose heading is exactly what was asked comes
-first, its sub-rules folded into it; rules known only by their title come after the rules
-with text. Copies of a rule in several editions (`group_key`, the caller's; by default the
-same number in the same numbering) are one hit, shown in the query's language and the
-newest edition (the oldest when old wording was used), the others in `Hit.also`; editions
-are then interleaved. Rules named by number come first.
+weighted by the IDF of its concept (how rare it is in the query's language), summed over the
+concepts; multiplied by the share of the query a paragraph covers, each concept counting its
+IDF (a paragraph with the rare word of a question beats one with its common words; a
+sub-rule is read with a little of its parent's text; a related word in a section title
+covers nothing); a paragraph in the other language weighs a little less; a bonus when the
+words appear as a phrase, and for the rules of a section the query names. The best
+paragraphs (top-k) are grouped into one entry per (edition, rule); a rule whose heading is
+exactly what was asked comes first, its sub-rules folded into it; rules known only by their
+title come after the rules with text. Copies of a rule in several editions (`group_key`, the
+caller's; by default the same number in the same numbering) are one hit, shown in the
+query's language and the newest edition (the oldest when old wording was used), the others
+in `Hit.also`; editions are then interleaved. Rules named by number come first.
 
 whoosh stores the inverted index (postings with positions) and matches phrases; the
 scoring is done here on its posting lists, read whole and cached (the index is read-only):
@@ -32,7 +38,7 @@ import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal
+from typing import Literal, Protocol
 
 from judge.rules.errors import JudgeError
 from judge.rules.index import CORPUS_DIR, RuleIndex
@@ -44,6 +50,8 @@ from judge.search.index import DocInfo, OpenedIndex, ProgressCallback, ensure_in
 
 GLOSSARY_PATH = CORPUS_DIR / "glossary-fr-en.toml"
 FRENCH_WORDS_PATH = CORPUS_DIR / "mots-fr.txt"  # real French words, never "corrected"
+# words that frame a question (devient, il se passe, can, happens): searched, weighing little
+QUESTION_WORDS_PATH = CORPUS_DIR / "mots-de-question.txt"
 
 MAX_QUERY_CHARS = 300
 MAX_WORDS = 24
@@ -53,15 +61,45 @@ BM25_B = 0.75  # paragraphs; titles and headings use 0.3 (short, and their lengt
 PHRASE_BONUS = 2.0  # weight of the whole query found as a phrase (slop 3)
 EDITION_DECAY = 0.8  # each further hit of the same edition, before diversification
 HEADING_BONUS = 1.5  # a section whose title is exactly what was asked for
+# a paragraph in another language than the query's, when the query-language text has every
+# concept of the query; nearer 1 as concepts are missing from it (défenseur, only in English)
+OTHER_LANGUAGE = 0.25
+SECTION_BONUS = 1.3  # a rule under a section whose whole title is among the query's words
+PARENT_CONTEXT = 0.25  # how much of a concept a sub-rule covers when only its parent has it
+# a concept's share in the coverage grows with its IDF to this power: a paragraph without the
+# rare word of a question (jeton) covers less than one without a common one (peut)
+COVERAGE_IDF = 1.0
 TOP_K = 400  # paragraphs kept (best first) before grouping them into rules
 SYNONYM = 0.7  # weight of another wording of a glossary term in the same language
-TRANSLATED = 0.5  # weight of a glossary translation against the words as typed
+TRANSLATED = 0.7  # weight of a glossary translation against the words as typed
+WEAK = 0.3  # weight of a word that frames a question (mots-de-question.txt)
+OLD_WORDING = 0.5  # an older edition's wording of a term the query wrote in today's words
 RELATED = 0.3  # weight of what a glossary term is looked up with (répondre → pile)
+RELATED_ALONE = 0.7  # the same, when no document has the term itself
 # paragraph text, section titles above it, title of a rule known only by its title
 _FIELD_WEIGHT = {"body": 1.0, "title": 0.5, "heading": 1.5}
 _LANGUAGES: tuple[AnalyzerLanguage, ...] = ("fr", "en")
 
 HitKind = Literal["number", "reference", "text", "glossary"]
+
+
+class _LinkLike(Protocol):
+    from_edition: str
+    from_rule: str
+    to_edition: str
+    to_rule: str
+    confidence: float
+    approximate: bool
+
+
+class ConcordanceLike(Protocol):
+    """What `ConcordanceGroups` reads of a `Concordance` (the search never imports it)."""
+
+    index: RuleIndex
+
+    def neighbours(self, edition: str) -> tuple[str, ...]: ...
+
+    def pair_links(self, edition: str, target: str) -> Sequence[_LinkLike]: ...
 
 
 class SearchError(JudgeError):
@@ -163,12 +201,17 @@ class Glossary:
                     raw = [m.group(0) for m in TOKEN_RE.finditer(text)]
                     keys = tuple(analysis.word_key(w, lang) for w in raw)
                     content = tuple(analysis.terms(text, lang))
-                    if keys and content:
+                    # a form of stop words only (« va où ») is recognised by its words and
+                    # searched through what it is looked up with
+                    if keys and (content or term.related):
                         is_old = normalize(text) in old
                         number = len(self.variants)
                         self.variants.append(_Variant(i, lang, text, keys, content, is_old))
                         self._starts.setdefault((lang, "keys", keys[0]), []).append(number)
-                        self._starts.setdefault((lang, "content", content[0]), []).append(number)
+                        if content:
+                            self._starts.setdefault((lang, "content", content[0]), []).append(
+                                number
+                            )
                         self._starts.setdefault(("", "term", str(i)), []).append(number)
                     for w in raw:
                         folded = fold_token(w)
@@ -280,9 +323,12 @@ class _Concept:
     # term sequences per language, each with its weight (translations weigh less)
     forms: dict[AnalyzerLanguage, list[tuple[tuple[str, ...], float]]]
     old: bool = False  # written in an older edition's wording
+    weak: bool = False  # a word that frames the question (devient, happens): weighs little
     # the forms a heading may consist of to be "exactly what was asked": all of them, but
     # only the older ones when the query used an older wording (zone en jeu: not Battlefield)
     naming: dict[AnalyzerLanguage, set[str]] = field(default_factory=dict)
+    # the forms that are only what the term is looked up with (répondre → pile)
+    related: set[tuple[AnalyzerLanguage, tuple[str, ...]]] = field(default_factory=set)
 
     def names(self, language: AnalyzerLanguage) -> set[str]:
         return self.naming[language] if self.naming else self.terms(language)
@@ -346,6 +392,76 @@ def _glossary_matches(words: list[_Word], glossary: Glossary) -> list[tuple[int,
 GroupKey = Callable[[str, str], Hashable]  # (edition, rule) -> what makes copies one rule
 
 
+class ConcordanceGroups:
+    """A group key backed by the concordance (`judge.rules.concordance.Concordance`): two
+    rules are copies when a chain of direct links joins them (fr-pre2009 420.5e, en-2008
+    420.5e, en-2011 704.5k, fr-2024 704.5j: the legend rule), renumbered or not. Built once,
+    from the direct pairs only (no chain is walked per search): links best first, each
+    joining two groups unless they share an edition (a group holds one rule per edition, so
+    that a doubtful link never folds two rules of one edition). A rule no link reaches keeps
+    the default key (same number, same numbering)."""
+
+    def __init__(self, concordance: ConcordanceLike) -> None:
+        self._concordance = concordance
+        self._root: dict[tuple[str, str], tuple[str, str]] | None = None
+        self._numbering = {ed.id: ed.numbering for ed in concordance.index.editions}
+        self._lock = threading.Lock()
+
+    def __call__(self, edition: str, rule: str) -> Hashable:
+        root = self._roots().get((edition, rule))
+        if root is None:
+            return (self._numbering.get(edition), rule)
+        return root
+
+    def _roots(self) -> dict[tuple[str, str], tuple[str, str]]:
+        roots = self._root
+        if roots is None:
+            with self._lock:
+                if self._root is None:
+                    self._root = self._build()
+                roots = self._root
+        return roots
+
+    def _build(self) -> dict[tuple[str, str], tuple[str, str]]:
+        conc = self._concordance
+        index = conc.index
+        links: list[_LinkLike] = []
+        done: set[frozenset[str]] = set()
+        for ed in index.editions:
+            for other in conc.neighbours(ed.id):
+                pair = frozenset((ed.id, other))
+                if pair in done:
+                    continue
+                done.add(pair)
+                links.extend(x for x in conc.pair_links(ed.id, other) if not x.approximate)
+        links.sort(key=lambda x: -x.confidence)
+        parent: dict[tuple[str, str], tuple[str, str]] = {}
+        editions: dict[tuple[str, str], set[str]] = {}
+
+        def find(node: tuple[str, str]) -> tuple[str, str]:
+            parent.setdefault(node, node)
+            while parent[node] != node:
+                parent[node] = parent[parent[node]]
+                node = parent[node]
+            return node
+
+        for link in links:
+            a = find((link.from_edition, link.from_rule))
+            b = find((link.to_edition, link.to_rule))
+            if a == b:
+                continue
+            eds_a = editions.setdefault(a, {a[0]})
+            eds_b = editions.setdefault(b, {b[0]})
+            if eds_a & eds_b:
+                continue
+            if len(eds_a) < len(eds_b):
+                a, b, eds_a, eds_b = b, a, eds_b, eds_a
+            parent[b] = a
+            eds_a |= eds_b
+            del editions[b]
+        return {node: find(node) for node in parent}
+
+
 @dataclass(frozen=True)
 class _Ranked:
     score: float
@@ -405,6 +521,7 @@ class Searcher:
         self._frequencies: dict[tuple[str, str], int] = {}
         vocab = self._opened.vocabulary
         french = load_words(FRENCH_WORDS_PATH)
+        self._question_words = load_words(QUESTION_WORDS_PATH)
         self._known = set(vocab.counts) | self.glossary.words | french
         self._words_by_language: dict[str, set[str]] = {
             lang: vocab.words_of(lang) | self.glossary.by_language.get(lang, set())
@@ -424,6 +541,16 @@ class Searcher:
             ed.id: {num: i for i, num in enumerate(ed.rules)} for ed in index.editions
         }
         self._kind_weight = [_KIND_WEIGHT.get(info.kind, 1.0) for info in self._docs]
+        # per query language: which documents are written in the other one
+        self._other_language: dict[str, list[bool]] = {
+            lang: [info.language != lang for info in self._docs] for lang in _LANGUAGES
+        }
+        self._docs_of_rule: dict[tuple[str, str], list[int]] | None = None
+        self._parent_docs: dict[int, tuple[int, ...]] = {}  # the texts of a doc's parent
+        self._lineage: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._language_docs: dict[str, int] = {}  # documents per language (IDF)
+        for info in self._docs:
+            self._language_docs[info.language] = self._language_docs.get(info.language, 0) + 1
         self._rules_of = {ed.id: ed.rules for ed in index.editions}
         self._language_of = {ed.id: ed.language for ed in index.editions}
         self._numbering = {ed.id: ed.numbering for ed in index.editions}
@@ -506,12 +633,13 @@ class Searcher:
             return SearchResult(query, None, " ".join(notes) or None, tuple(hits[:limit]))
 
         words = _words(rest)
-        concepts, expansions = self._concepts(rest, words)
+        query_language = language or self._query_language(words)
+        concepts, expansions = self._concepts(rest, words, query_language)
         if not concepts:
             msg = "Aucun mot significatif dans la requête (seulement des mots vides)."
             return SearchResult(query, None, " ".join([*notes, msg]), tuple(number_hits[:limit]))
 
-        prefer = _Preference(language or self._query_language(words), any(c.old for c in concepts))
+        prefer = _Preference(query_language, any(c.old for c in concepts))
         text_hits, missing = self._text_hits(concepts, words, editions, language, limit, prefer)
         seen = {(h.edition, h.rule) for h in number_hits}
         text_hits = [h for h in text_hits if (h.edition, h.rule) not in seen]
@@ -596,7 +724,12 @@ class Searcher:
                         return True
         return False
 
-    def _concepts(self, text: str, words: list[_Word]) -> tuple[list[_Concept], tuple[str, ...]]:
+    def _concepts(
+        self, text: str, words: list[_Word], query_language: str = "fr"
+    ) -> tuple[list[_Concept], tuple[str, ...]]:
+        """The query's concepts. A word written the same in both languages (sacrifice,
+        commander) is read in the query's language; its other-language form weighs as a
+        translation."""
         concepts: list[_Concept] = []
         expansions: list[str] = []
         matches = _glossary_matches(words, self.glossary)
@@ -610,16 +743,21 @@ class Searcher:
                 alternatives: list[str] = []
                 variants = self.glossary.variants
                 typed_in = {variants[n].language for n in written}
+                if query_language in typed_in:
+                    typed_in = {query_language}
                 for t in sorted({variants[n].term for n in written}):
                     for number in self.glossary.of_term(t):
                         v = variants[number]
-                        if number in written:
+                        if number in written and v.language in typed_in:
                             weight = 1.0
                         elif v.language in typed_in:
                             weight = SYNONYM  # another wording: effets / actions basés…
                         else:
                             weight = TRANSLATED
-                        concept.add(v.language, v.content, weight)
+                        if v.old and not concept.old:
+                            weight *= OLD_WORDING  # zone en jeu, asked as champ de bataille
+                        if v.content:
+                            concept.add(v.language, v.content, weight)
                         if v.old or not concept.old or number in written:
                             concept.naming.setdefault(v.language, set()).update(v.content)
                         if normalize(v.text) != normalize(label):
@@ -629,6 +767,7 @@ class Searcher:
                             seq = tuple(analysis.terms(form, lang))
                             if seq:
                                 concept.add(lang, seq, RELATED)
+                                concept.related.add((lang, seq))
                 # the words as typed, too (an English word in French text, and vice versa)
                 for lang in _LANGUAGES:
                     seq = tuple(t for w in words[a : b + 1] for t in w.terms[lang])
@@ -644,8 +783,25 @@ class Searcher:
             i += 1
             if any(not w.terms[lang] for lang in _LANGUAGES):
                 continue  # a stop word in either language: no concept of its own
+            folded = clitics_folded(w.text)
+            native = folded in self._words_by_language.get(query_language, set())
+            weak = folded in self._question_words
+            base = WEAK if weak else 1.0
             concepts.append(
-                _Concept(w.text, {lang: [(tuple(w.terms[lang]), 1.0)] for lang in _LANGUAGES})
+                _Concept(
+                    w.text,
+                    {
+                        lang: [
+                            (
+                                tuple(w.terms[lang]),
+                                base
+                                * (1.0 if lang == query_language or not native else TRANSLATED),
+                            )
+                        ]
+                        for lang in _LANGUAGES
+                    },
+                    weak=weak,
+                )
             )
         return concepts, tuple(expansions)
 
@@ -679,32 +835,56 @@ class Searcher:
     ) -> tuple[list[Hit], list[str]]:
         """Rank paragraphs by BM25 over the concepts, weighted by how many concepts each
         covers, then one hit per (edition, rule), editions interleaved."""
-        n_docs = max(1, len(self._docs))
         kept: list[_Concept] = []
         missing: list[str] = []
         idf: dict[tuple[str, str], float] = {}  # (language, term) -> IDF of its concept
+        importance: list[float] = []  # each kept concept's share in the coverage
         for c in concepts:
-            df = self._concept_frequency(c)
-            if df == 0:
+            if c.related and not self._has_own_forms(c):
+                # nothing says « réponse » in these rules: what it is looked up with (the
+                # stack, priority) is all there is to find, and stands in for it
+                c = replace(
+                    c,
+                    forms={
+                        lang: [
+                            (seq, RELATED_ALONE if (lang, seq) in c.related else w)
+                            for seq, w in seqs
+                        ]
+                        for lang, seqs in c.forms.items()
+                    },
+                )
+            weight = self._concept_idf(c, prefer.language)
+            if weight is None:
                 missing.append(c.label)
                 continue
             kept.append(c)
-            weight = math.log(n_docs / (min(df, n_docs) + 1)) + 1.0
+            importance.append(weight**COVERAGE_IDF * (WEAK if c.weak else 1.0))
             for lang in _LANGUAGES:
                 for term in c.terms(lang):
                     idf.setdefault((lang, term), weight)
         if not kept:
             return [], missing
         scores: dict[int, float] = {}
-        covered: dict[int, int] = {}
-        for c in kept:
+        masks: dict[int, int] = {}  # document -> the concepts it has (bit i: concept i)
+        for i, c in enumerate(kept):
+            bit = 1 << i
             for d in self._score_concept(c, idf, scores):
-                covered[d] = covered.get(d, 0) + 1
+                masks[d] = masks.get(d, 0) | bit
+        covered = _Coverage(masks, importance)
         if len(kept) >= 2:
             self._phrase_bonus(words, idf, scores)
         terms = {lang: set().union(*(c.terms(lang) for c in kept)) for lang in _LANGUAGES}
         names = {lang: set().union(*(c.names(lang) for c in kept)) for lang in _LANGUAGES}
-        ranked = self._rank_rules(scores, covered, len(kept), names, editions, language)
+        # the share of the query that no text in the query's language has
+        absent = sum(
+            share
+            for c, share in zip(kept, importance, strict=True)
+            if not self._concept_frequency(c).get(prefer.language)
+        ) / (sum(importance) or 1.0)
+        other = OTHER_LANGUAGE + (1.0 - OTHER_LANGUAGE) * absent
+        ranked = self._rank_rules(
+            scores, covered, names, editions, language, prefer.language, other
+        )
         ranked = self._merge_copies(ranked, limit, prefer)
         if not ranked:
             return [], missing
@@ -722,35 +902,25 @@ class Searcher:
     def _rank_rules(
         self,
         scores: dict[int, float],
-        covered: dict[int, int],
-        total: int,
+        covered: _Coverage,
         terms: dict[AnalyzerLanguage, set[str]],
         editions: list[str] | None,
         language: str | None,
+        query_language: str = "fr",
+        other_weight: float = 1.0,
     ) -> list[_Ranked]:
         """Paragraph scores → one entry per rule (its best paragraph, plus a little of the
         next two), exact headings first with their sub-rules folded in, title-only rules
         after the rules with text, then one entry per group of copies (`group_key`)."""
-        kind_weight = self._kind_weight
-        weighted: list[tuple[float, int]] = [
-            (raw * kind_weight[d] * (0.15 + 0.85 * (covered.get(d, 0) / total) ** 2), d)
-            for d, raw in scores.items()
-        ]
-        if editions or language:
-            docs = self._docs
-            weighted = [
-                (sc, d)
-                for sc, d in weighted
-                if (not editions or docs[d].edition in editions)
-                and (not language or docs[d].language == language)
-            ]
+        weighted = self._weigh(scores, covered, editions, language, query_language, other_weight)
         # top-k before grouping: the long tail never reaches the first page
         weighted = heapq.nlargest(TOP_K, weighted)
+        weighted = self._in_named_sections(weighted, terms)
         exact = {
             (self._docs[d].edition, self._docs[d].rule)
             for _, d in weighted
             if self._docs[d].kind == "title"
-            and covered.get(d, 0) == total
+            and covered.complete(d)
             and self._whole_heading(self._docs[d], terms)
         }
         groups: dict[tuple[str, str], list[tuple[float, int]]] = {}
@@ -772,6 +942,128 @@ class Searcher:
             has_text = not all(title_only[d] for _, d in group)
             rules.append(_Ranked(score, ed, number, best_info, (ed, number) in exact, has_text))
         return rules
+
+    def _weigh(
+        self,
+        scores: dict[int, float],
+        covered: _Coverage,
+        editions: list[str] | None,
+        language: str | None,
+        query_language: str,
+        other_weight: float,
+    ) -> list[tuple[float, int]]:
+        """Each paragraph's score times its kind's weight and its coverage of the query. A
+        paragraph in another language than the query's weighs `other_weight`: a French
+        judge reads the French rule first when the French text can answer. A sub-rule is
+        read with its parent's text: the concepts the parent has count, a little, as the
+        sub-rule's (118.1c, Commander, under 118.1 « Chaque joueur commence la partie… »)."""
+        kind_weight = self._kind_weight
+        other = self._other_language[query_language]
+        share = covered.share
+        masks = covered.masks
+        factors: dict[int, float] = {}  # coverage factor per set of concepts (a handful)
+        weighted: list[tuple[float, int]] = []
+        append = weighted.append
+        for d, raw in scores.items():
+            mask = masks.get(d, 0)
+            factor = factors.get(mask)
+            if factor is None:
+                factor = factors[mask] = 0.15 + 0.85 * share(mask) ** 2
+            append((raw * kind_weight[d] * (other_weight if other[d] else 1.0) * factor, d))
+        if editions or language:
+            docs = self._docs
+            weighted = [
+                (sc, d)
+                for sc, d in weighted
+                if (not editions or docs[d].edition in editions)
+                and (not language or docs[d].language == language)
+            ]
+        if PARENT_CONTEXT:
+            # only the best few get their parent's context (it can only raise a score)
+            weighted = heapq.nlargest(TOP_K, weighted)
+            weighted = [
+                (
+                    scores[d]
+                    * kind_weight[d]
+                    * (other_weight if other[d] else 1.0)
+                    * (0.15 + 0.85 * covered.with_context(d, self._parent_mask(d, masks)) ** 2),
+                    d,
+                )
+                for _, d in weighted
+            ]
+        return weighted
+
+    def _parent_mask(self, d: int, masks: dict[int, int]) -> int:
+        """The concepts the text of the document's parent rule has."""
+        parents = self._parent_docs.get(d)
+        if parents is None:
+            parents = ()
+            info = self._docs[d]
+            if info.kind != "glossary":
+                rule = self._rules_of[info.edition].get(info.rule)
+                if rule is not None and rule.parent is not None:
+                    parents = tuple(
+                        p
+                        for p in self._rule_documents().get((info.edition, rule.parent), ())
+                        if self._docs[p].kind != "title"
+                    )
+            self._parent_docs[d] = parents
+        mask = 0
+        for p in parents:
+            mask |= masks.get(p, 0)
+        return mask
+
+    def _ancestors(self, edition: str, number: str) -> tuple[str, ...]:
+        """The rule and the rules above it, nearest first (cached)."""
+        key = (edition, number)
+        found = self._lineage.get(key)
+        if found is None:
+            rules = self._rules_of[edition]
+            chain = []
+            current: str | None = number
+            while current is not None:
+                chain.append(current)
+                rule = rules.get(current)
+                current = rule.parent if rule is not None else None
+            found = self._lineage[key] = tuple(chain)
+        return found
+
+    def _rule_documents(self) -> dict[tuple[str, str], list[int]]:
+        """(edition, rule) -> its documents (built once, at the first query that needs it)."""
+        if self._docs_of_rule is None:
+            table: dict[tuple[str, str], list[int]] = {}
+            for d, info in enumerate(self._docs):
+                if info.kind != "glossary":
+                    table.setdefault((info.edition, info.rule), []).append(d)
+            self._docs_of_rule = table
+        return self._docs_of_rule
+
+    def _in_named_sections(
+        self, weighted: list[tuple[float, int]], terms: dict[AnalyzerLanguage, set[str]]
+    ) -> list[tuple[float, int]]:
+        """A question that names a section (its whole title: « protection », « la célérité »)
+        among other words is asked inside that section: its rules weigh more than the
+        paragraphs elsewhere that share the other words (best first again)."""
+        docs = self._docs
+        named = {
+            (docs[d].edition, docs[d].rule)
+            for _, d in weighted
+            if docs[d].kind == "title" and self._whole_heading(docs[d], terms)
+        }
+        if not named or SECTION_BONUS == 1.0:
+            return weighted
+        sections = {rule for _, rule in named}
+        out = []
+        for score, d in weighted:
+            info = docs[d]
+            if info.kind != "glossary" and info.kind != "title":
+                for number in self._ancestors(info.edition, info.rule):
+                    if number in sections and (info.edition, number) in named:
+                        score *= SECTION_BONUS
+                        break
+            out.append((score, d))
+        out.sort(key=lambda x: -x[0])
+        return out
 
     def _under_heading(self, info: DocInfo, exact: set[tuple[str, str]]) -> tuple[str, str]:
         """The rule whose exact heading was asked for, when `info` is one of its sub-rules."""
@@ -851,7 +1143,10 @@ class Searcher:
     ) -> set[int]:
         """Add the concept's BM25 to `scores`, every form in every field; return the
         documents that have it. Multi-word forms count where they appear as a phrase (in
-        paragraphs) or with all their words (titles, short); they weigh as one word."""
+        paragraphs) or with all their words (titles, short); they weigh as one word. A
+        related form in the section titles above a paragraph scores but does not make the
+        paragraph have the concept (every rule of 704 sits under « actions basées sur un
+        état »)."""
         found: set[int] = set()
         for lang, seqs in concept.forms.items():
             for seq, weight in seqs:
@@ -860,19 +1155,23 @@ class Searcher:
                     if not all(self._df(field, t) for t in seq):
                         continue
                     boost = weight * role_weight
+                    counts = role != "title" or (lang, seq) not in concept.related
                     if len(seq) == 1:
-                        found |= self._add_term(field, seq[0], idf[(lang, seq[0])], boost, scores)
-                        continue
-                    if role == "body":
-                        docs = self._phrase_docs(field, seq)
+                        got = self._add_term(field, seq[0], idf[(lang, seq[0])], boost, scores)
                     else:
-                        docs = frozenset.intersection(
-                            *(frozenset(self._postings(field, t)[0]) for t in seq)
-                        )
-                    for t in seq:
-                        found |= self._add_term(
-                            field, t, idf[(lang, t)], boost / len(seq), scores, docs
-                        )
+                        if role == "body":
+                            docs = self._phrase_docs(field, seq)
+                        else:
+                            docs = frozenset.intersection(
+                                *(frozenset(self._postings(field, t)[0]) for t in seq)
+                            )
+                        got = set()
+                        for t in seq:
+                            got |= self._add_term(
+                                field, t, idf[(lang, t)], boost / len(seq), scores, docs
+                            )
+                    if counts:
+                        found |= got
         return found
 
     def _add_term(
@@ -935,16 +1234,46 @@ class Searcher:
             self._frequencies[key] = found
         return found
 
-    def _concept_frequency(self, concept: _Concept) -> int:
-        """About how many documents mention the concept in any of its forms (an upper bound:
-        per-field document frequencies added up; a phrase counts as its rarest word)."""
-        total = 0
+    def _has_own_forms(self, concept: _Concept) -> bool:
+        """Whether a document has one of the concept's own forms (not only a related one)."""
         for lang, seqs in concept.forms.items():
+            for seq, _ in seqs:
+                if (lang, seq) in concept.related:
+                    continue
+                if all(any(self._df(f"{role}_{lang}", t) for role in _FIELD_WEIGHT) for t in seq):
+                    return True
+        return False
+
+    def _concept_idf(self, concept: _Concept, language: str) -> float | None:
+        """The concept's IDF, None when no document has it. How rare it is in the query's
+        language, when that language has it (a French word is not rare because the English
+        editions outnumber the French text), else in the language it was found in."""
+        per_language = self._concept_frequency(concept)
+        if not any(per_language.values()):
+            return None
+        # else, how rare it is among the documents of the language it was found in
+        found = (
+            [language] if per_language.get(language) else [k for k, v in per_language.items() if v]
+        )
+        return min(
+            math.log(n / (min(per_language[k], n) + 1)) + 1.0
+            for k in found
+            if (n := max(1, self._language_docs.get(k, 0)))
+        )
+
+    def _concept_frequency(self, concept: _Concept) -> dict[str, int]:
+        """Per language, about how many documents mention the concept in any of its forms
+        (an upper bound: per-field document frequencies added up; a phrase counts as its
+        rarest word)."""
+        out: dict[str, int] = {}
+        for lang, seqs in concept.forms.items():
+            total = 0
             for seq, _ in seqs:
                 total += min(
                     sum(self._df(f"{role}_{lang}", t) for role in _FIELD_WEIGHT) for t in seq
                 )
-        return total
+            out[lang] = total
+        return out
 
     def _whole_heading(self, info: DocInfo, terms: dict[AnalyzerLanguage, set[str]]) -> bool:
         """True when the query names the section: every word of its title was asked for."""
@@ -1072,6 +1401,32 @@ class Searcher:
                     segs = _mark_literal(para, raws)
                     out.append(self._rule_hit(source, "reference", segs, 0.5))
         return out
+
+
+class _Coverage:
+    """Which concepts each document has, and the share of the query that makes (each
+    concept weighing its importance)."""
+
+    def __init__(self, masks: dict[int, int], importance: list[float]) -> None:
+        self.masks = masks
+        self.importance = importance
+        self.total = sum(importance) or 1.0
+        self.full = (1 << len(importance)) - 1
+        self._shares: dict[int, float] = {}
+
+    def share(self, mask: int) -> float:
+        found = self._shares.get(mask)
+        if found is None:
+            found = sum(w for i, w in enumerate(self.importance) if mask >> i & 1) / self.total
+            self._shares[mask] = found
+        return found
+
+    def with_context(self, d: int, context: int) -> float:
+        own = self.masks.get(d, 0)
+        return self.share(own) + PARENT_CONTEXT * self.share(context & ~own)
+
+    def complete(self, d: int) -> bool:
+        return self.masks.get(d, 0) == self.full
 
 
 def _diversify(ranked: list[_Ranked], limit: int) -> list[_Ranked]:

@@ -30,12 +30,19 @@ class Judged:
     q: str
     kind: str
     relevant: tuple[frozenset[str], ...]  # each answer: its acceptable "edition/rule" keys
+    # 1: the queries the ranking was tuned on; 2: written afterwards and never tuned on
+    round: int = 1
 
 
 def load_relevance(path: Path = RELEVANCE_FILE) -> list[Judged]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
     return [
-        Judged(e["q"], e["kind"], tuple(frozenset(r.split("|")) for r in e["relevant"]))
+        Judged(
+            e["q"],
+            e["kind"],
+            tuple(frozenset(r.split("|")) for r in e["relevant"]),
+            int(e.get("round", 1)),
+        )
         for e in data["query"]
     ]
 

@@ -5,12 +5,13 @@ shown in the edition that fits best (the query's language, then the newest), the
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from judge.rules.index import RuleIndex
-from judge.search.query import Searcher, SearchResult
+from judge.search.query import ConcordanceGroups, Searcher, SearchResult
 
 
 def keys(result: SearchResult) -> list[str]:
@@ -61,9 +62,82 @@ def renumbered(en_index: RuleIndex, search_home: Path) -> Iterator[Searcher]:
 
 
 def test_the_group_key_is_the_callers(renumbered: Searcher) -> None:
-    modern = renumbered.search("jeton qui quitte le champ de bataille").hits[0]
+    modern = renumbered.search("jeton dans une zone autre que le champ de bataille").hits[0]
     assert (modern.edition, modern.rule) == ("fr-2024", "704.5d")
     assert ("fr-pre2009", "420.5f") in modern.also
-    # the same group asked in the old wording: the old copy leads
-    old = renumbered.search("jeton hors de la zone en jeu").hits[0]
+    # the same group asked in the old wording: the old copy leads it (en-2008-07-15 216.3,
+    # the same text in another rule of the old English edition, may come before it)
+    hits = renumbered.search("jeton hors de la zone en jeu").hits[:3]
+    old = next(h for h in hits if h.rule in ("420.5f", "704.5d"))
     assert old.rule == "420.5f" and ("fr-2024", "704.5d") in old.also
+
+
+# --- copies through the concordance (renumbered rules) ----------------------------------
+
+
+@pytest.fixture(scope="module")
+def by_concordance(en_index: RuleIndex, search_home: Path) -> Iterator[Searcher]:
+    """The group key the façade can pass: the concordance's direct links."""
+    from judge.rules.concordance import Concordance
+
+    groups = ConcordanceGroups(Concordance(en_index))
+    with Searcher(en_index, home=search_home, group_key=groups) as s:
+        yield s
+
+
+def test_renumbered_copies_are_one_hit(by_concordance: Searcher) -> None:
+    """The legend rule is 704.5j in fr-2024, 704.5k in en-2011-09-30 and 420.5e before
+    2009 (French and English): one hit, in French, the newest."""
+    hits = by_concordance.search("règle des légendes").hits
+    legend = next(h for h in hits if h.rule in ("704.5j", "420.5e", "704.5k"))
+    assert (legend.edition, legend.rule) == ("fr-2024", "704.5j"), legend
+    assert {("fr-pre2009", "420.5e"), ("en-2011-09-30", "704.5k")} <= set(legend.also)
+    assert ("en-2008-07-15", "420.5e") in legend.also
+    shown = [(h.edition, h.rule) for h in hits] + [k for h in hits for k in h.also]
+    assert len(shown) == len(set(shown))
+
+
+@dataclass
+class _Link:
+    from_edition: str
+    from_rule: str
+    to_edition: str
+    to_rule: str
+    confidence: float
+    approximate: bool = False
+
+
+@dataclass
+class _Concordance:
+    index: RuleIndex
+    links: dict[frozenset[str], list[_Link]]
+
+    def neighbours(self, edition: str) -> tuple[str, ...]:
+        return tuple(e for pair in self.links if edition in pair for e in pair - {edition})
+
+    def pair_links(self, edition: str, target: str) -> list[_Link]:
+        return self.links.get(frozenset((edition, target)), [])
+
+
+def test_a_group_holds_one_rule_per_edition(index: RuleIndex) -> None:
+    """A doubtful link that would fold two rules of one edition together is refused (the
+    stronger links are joined first); approximate links join nothing; an unlinked rule keeps
+    the default key."""
+    fr24, fr11, pre = "fr-2024", "fr-2011", "fr-pre2009"
+    links = {
+        frozenset((fr24, pre)): [
+            _Link(fr24, "704.5j", pre, "420.5e", 1.0),
+            _Link(fr24, "704.5d", pre, "420.5f", 1.0),
+            _Link(fr24, "704.5k", pre, "420.5i", 0.9, approximate=True),
+        ],
+        # weaker: would put 704.5j and 704.5d (both fr-2024) in one group through fr-2011
+        frozenset((fr11, pre)): [_Link(fr11, "118.1", pre, "420.5e", 0.6)],
+        frozenset((fr11, fr24)): [_Link(fr11, "118.1", fr24, "704.5d", 0.5)],
+    }
+    key = ConcordanceGroups(_Concordance(index, links))
+    assert key(fr24, "704.5j") == key(pre, "420.5e")
+    assert key(fr24, "704.5d") == key(pre, "420.5f")
+    assert key(fr24, "704.5j") != key(fr24, "704.5d")
+    assert key(fr11, "118.1") in (key(fr24, "704.5j"), key(fr24, "704.5d"))
+    assert key(fr24, "704.5k") != key(pre, "420.5i")
+    assert key(fr24, "301.1") == key(fr11, "301.1") != key(pre, "301.1")

@@ -1,7 +1,9 @@
 """Relevance over the relevance set (shipped corpus) and the English judge questions (English
 editions ingested). The issue's targets are recall@1 ≥ 0.95 and MRR@10 ≥ 0.97 (shipped) and
-MRR@10 ≥ 0.90 (English); the floors below are what the ranking reaches today (the benchmark
-prints the figures), so that no change can lower them unnoticed."""
+MRR@10 ≥ 0.90 (English), on the queries the ranking was tuned on (round 1); the floors below
+are what the ranking reaches (the benchmark prints the figures), so that no change can lower
+them unnoticed. The second round of judge questions was written afterwards and never tuned
+on: its floors are lower, and the gap between the rounds is what over-fitting would show."""
 
 from __future__ import annotations
 
@@ -59,11 +61,31 @@ def test_every_expected_rule_exists(en_index: RuleIndex) -> None:
                 assert en_index.get(number, edition) is not None, f"{j.q!r}: {key} n'existe pas"
 
 
+# (recall@1, MRR@10) floors per round; round 1 holds the issue's targets
+SHIPPED_FLOORS = {1: (0.96, 0.975), 2: (0.82, 0.86)}
+ENGLISH_FLOORS = {1: 0.94, 2: 0.85}
+
+
+def test_both_rounds_are_there() -> None:
+    for judged in (JUDGED, JUDGED_EN):
+        assert {j.round for j in judged} == {1, 2}
+    assert sum(1 for j in JUDGED if j.round == 2) >= 20
+    assert sum(1 for j in JUDGED_EN if j.round == 2) >= 10
+
+
+@pytest.mark.parametrize("round_", [1, 2])
+def test_targets_on_the_shipped_corpus_per_round(searcher: Searcher, round_: int) -> None:
+    judged = [j for j in JUDGED if j.round == round_]
+    _, overall, rankings = evaluate(judged, _ranker(searcher))
+    report = _misses(judged, rankings)
+    recall1, mrr = SHIPPED_FLOORS[round_]
+    assert overall.recall1 >= recall1, f"recall@1 = {overall.recall1:.3f}\n{report}"
+    assert overall.mrr >= mrr, f"MRR@10 = {overall.mrr:.3f}\n{report}"
+
+
 def test_targets_on_the_shipped_corpus(searcher: Searcher) -> None:
-    per_kind, overall, rankings = evaluate(JUDGED, _ranker(searcher))
+    per_kind, _, rankings = evaluate(JUDGED, _ranker(searcher))
     report = _misses(JUDGED, rankings)
-    assert overall.recall1 >= 0.92, f"recall@1 = {overall.recall1:.3f}\n{report}"
-    assert overall.mrr >= 0.95, f"MRR@10 = {overall.mrr:.3f}\n{report}"
     # No kind of query may be left behind, even if the average holds (without typo
     # correction, the typo queries fall to recall 0.75 and MRR 0.48).
     for kind, scores in per_kind.items():
@@ -71,19 +93,22 @@ def test_targets_on_the_shipped_corpus(searcher: Searcher) -> None:
         assert scores.mrr >= 0.8, f"{kind}: MRR@10 = {scores.mrr:.3f}\n{report}"
 
 
-def test_targets_on_the_english_editions(en_searcher: Searcher) -> None:
-    _, overall, rankings = evaluate(JUDGED_EN, _ranker(en_searcher))
-    report = _misses(JUDGED_EN, rankings)
-    assert overall.mrr >= 0.77, f"MRR@10 = {overall.mrr:.3f}\n{report}"
+@pytest.mark.parametrize("round_", [1, 2])
+def test_targets_on_the_english_editions(en_searcher: Searcher, round_: int) -> None:
+    judged = [j for j in JUDGED_EN if j.round == round_]
+    _, overall, rankings = evaluate(judged, _ranker(en_searcher))
+    report = _misses(judged, rankings)
+    assert overall.mrr >= ENGLISH_FLOORS[round_], f"MRR@10 = {overall.mrr:.3f}\n{report}"
 
 
 def test_the_seed_question_finds_that_nobody_can_respond(searcher: Searcher) -> None:
-    """« mise au cimetierre et sacrifice en reponse »: state-based actions do not use the
-    stack (704.1), no player controls them (704.2), they happen before anyone gets priority
-    (704.3): nobody can respond to them."""
-    top = hit_keys(searcher.search("mise au cimetierre et sacrifice en reponse").hits)[:3]
-    answers = ("fr-2024/704.1", "fr-2024/704.2", "fr-2024/704.3")
-    assert any(k in item.split("|") for item in top for k in answers), top
+    """« mise au cimetierre et sacrifice en reponse »: state-based actions happen before
+    anyone gets priority (704.3, first) and do not use the stack (704.1): nobody can
+    respond to them. The Saga rule (704.5s, English text: « … sacrifices it ») shares a
+    word with the question, not its answer."""
+    top = hit_keys(searcher.search("mise au cimetierre et sacrifice en reponse").hits)
+    assert "fr-2024/704.3" in top[0].split("|"), top[:3]
+    assert any("fr-2024/704.1" in item.split("|") for item in top), top
 
 
 def test_metrics_can_fail() -> None:

@@ -116,3 +116,22 @@ def test_the_loaded_index_is_out_of_the_collectors_sight(searcher: Searcher) -> 
     import gc
 
     assert gc.get_freeze_count() > 0
+
+
+def test_question_words_do_not_change_the_answer(searcher: Searcher) -> None:
+    """« que devient… » frames the question (corpus/mots-de-question.txt): the token rule
+    answers it as it answers the bare words, not the example that says « devient »."""
+    bare = searcher.search("un jeton qui va au cimetière").hits[0]
+    asked = searcher.search("que devient un jeton qui va au cimetière ?").hits[0]
+    assert (asked.edition, asked.rule) == (bare.edition, bare.rule) == ("fr-2024", "704.5d")
+
+
+def test_the_other_language_leads_only_where_the_querys_lacks(en_searcher: Searcher) -> None:
+    """A French question the French text can answer gets the French rule first, before the
+    English editions' rules on the same words; one whose words only the English editions
+    have (indestructible: 700.4) gets the English rule first."""
+    french = en_searcher.search("joueur qui pioche dans une bibliothèque vide").hits[0]
+    assert (french.edition, french.rule) in (("fr-2024", "704.5b"), ("fr-pre2009", "420.5g"))
+    question = "une créature indestructible avec des blessures mortelles est elle détruite ?"
+    english = en_searcher.search(question).hits[0]
+    assert (english.edition, english.rule) == ("en-2011-09-30", "700.4"), english
