@@ -575,8 +575,14 @@ class Judge:
         with self._lock:
             if self._searcher is None:
                 from judge.search import Searcher
+                from judge.search.query import ConcordanceGroups
 
-                self._searcher = Searcher(self._index, self._home, progress=progress)
+                # Renumbered copies (420.5e, 704.5k, 704.5j) are one hit: groups from the
+                # concordance's direct pairs, built at the first search that needs them.
+                groups = ConcordanceGroups(self.concordance)
+                self._searcher = Searcher(
+                    self._index, self._home, progress=progress, group_key=groups
+                )
             return self._searcher
 
     def search(

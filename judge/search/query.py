@@ -84,12 +84,19 @@ HitKind = Literal["number", "reference", "text", "glossary"]
 
 
 class _LinkLike(Protocol):
-    from_edition: str
-    from_rule: str
-    to_edition: str
-    to_rule: str
-    confidence: float
-    approximate: bool
+    # Read-only members: the concordance's links are frozen dataclasses.
+    @property
+    def from_edition(self) -> str: ...
+    @property
+    def from_rule(self) -> str: ...
+    @property
+    def to_edition(self) -> str: ...
+    @property
+    def to_rule(self) -> str: ...
+    @property
+    def confidence(self) -> float: ...
+    @property
+    def approximate(self) -> bool: ...
 
 
 class ConcordanceLike(Protocol):

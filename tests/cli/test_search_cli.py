@@ -27,3 +27,18 @@ def test_copies_are_named_under_their_hit(
         ]
         assert f"    aussi dans {', '.join(names)}" in text
     assert text.count("aussi dans") == len(with_copies)
+
+
+def test_renumbered_copies_are_one_hit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The concordance folds the old numbering into today's: 420.5b before 2009 is 704.5f."""
+    monkeypatch.setenv("JUDGE_HOME", str(tmp_path))
+    assert main(["search", "créature endurance 0 cimetière", "--json"]) == 0
+    hits = json.loads(capsys.readouterr().out)["hits"]
+    first = hits[0]
+    assert (first["edition"], first["rule"]) == ("fr-2024", "704.5f")
+    assert {"edition": "fr-pre2009", "rule": "420.5b"} in [
+        {"edition": c["edition"], "rule": c["rule"]} for c in first["also"]
+    ]
+    assert not any(h["edition"] == "fr-pre2009" and h["rule"] == "420.5b" for h in hits)
