@@ -82,11 +82,11 @@ def expected_first() -> list[tuple[str, str]]:
         saved = os.environ.get("JUDGE_HOME")
         os.environ["JUDGE_HOME"] = home
         try:
-            from judge.rules.index import load_index
-            from judge.search.query import Searcher
+            from judge.session import open_judge
 
-            with Searcher(load_index()) as searcher:
-                out = [(q, searcher.search(q).hits[0].rule) for q in QUERIES]
+            # Through the Judge, as the app asks (copies grouped by the concordance).
+            with open_judge() as judge:
+                out = [(q, judge.search(q).result.hits[0].rule) for q in QUERIES]
         finally:
             if saved is None:
                 os.environ.pop("JUDGE_HOME", None)
