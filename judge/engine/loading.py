@@ -351,7 +351,7 @@ class _BoardLoader:
             if effect.id in seen:
                 raise r.fail("id", f"identifiant d'effet en double « {effect.id} »")
             seen.add(effect.id)
-            if effect.source not in self.ids:
+            if effect.source not in self.ids and (effect.source or effect.kind != "resolved"):
                 raise r.fail("source", f"« {effect.source} » n'existe pas (ni permanent, ni objet)")
             self._check_player(where, "controller", effect.controller)
             self._check_player(where, "control", effect.control)
@@ -538,6 +538,8 @@ def permanent_to_dict(p: Permanent) -> dict[str, Any]:
 def effect_to_dict(e: ContinuousEffect) -> dict[str, Any]:
     """A continuous effect in the file format (defaults left out)."""
     d: dict[str, Any] = {"id": e.id, "source": e.source, "kind": e.kind, "layer": e.layer}
+    if not e.source:  # a resolved effect whose source has ceased to exist
+        del d["source"]
     if e.controller is not None:
         d["controller"] = e.controller
     a = e.affects

@@ -765,9 +765,11 @@ def read_effect(r: Reader) -> ContinuousEffect:
         raise r.fail(
             "affects", "un effet « resolved » s'applique à des objets fixés : « ids » attendu"
         )
+    # A resolved effect lasts after its source has ceased to exist (611.2c): it may name none.
+    source = r.string("source", required=kind != "resolved", default="")
     return ContinuousEffect(
         id=ident,
-        source=r.string("source", required=True),
+        source=source,
         kind=kind,  # type: ignore[arg-type]
         layer=layer,  # type: ignore[arg-type]
         affects=affects,

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeAlias
 
+from judge.engine.final import final_board
 from judge.engine.perform import Event, Trigger, evolve_trigger, perform
 from judge.engine.rulesets import Ruleset, find_ruleset
 from judge.engine.state import (
@@ -332,7 +333,7 @@ class _Run:
         return Resolution(
             ruleset=rs.name,
             initial=initial,
-            final=self.board,
+            final=final_board(self.board, self.used_choices),
             passes=tuple(self.passes),
             triggers=tuple(self.triggers),
             losers=tuple(self.losers),
