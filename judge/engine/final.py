@@ -5,6 +5,8 @@ out, so that the board reads back and resolving it again changes nothing.
   battlefield has ended (611.3a, 613); a resolved effect lasts (611.2c) but only for the
   permanents it was locked to that are still there, and names no source once its source has
   ceased to exist or left the game (800.4a);
+- an ability on the stack whose source no longer exists stays there (113.7a) and says so
+  (`source_gone`);
 - a stated choice that was used, or that names an object or a player no longer there, is
   left out."""
 
@@ -82,12 +84,17 @@ def final_board(board: Board, used_choices: Set[str]) -> Board:
         kept = _kept_effect(e, perms, ids)
         if kept is not None:
             effects.append(kept)
+    stack = tuple(
+        s if s.source in ids or s.source_gone else replace(s, source_gone=True) for s in board.stack
+    )
     raw = [c for c in board.choices.raw if _choice_stands(c, used_choices, ids, perms, players)]
     changes: dict[str, Any] = {}
     if len(effects) != len(board.continuous_effects) or any(
         a is not b for a, b in zip(effects, board.continuous_effects, strict=True)
     ):
         changes["continuous_effects"] = tuple(effects)
+    if stack != board.stack:
+        changes["stack"] = stack
     if len(raw) != len(board.choices.raw):
         changes["choices"] = read_choices(raw, [], lambda *_: None)
     return replace(board, **changes) if changes else board

@@ -367,13 +367,22 @@ class _BoardLoader:
             where = f"stack[{i}]"
             r = Reader(as_object(item, where), where, self.warnings)
             r.unknown(STACK_FIELDS)
-            out.append(
-                StackItem(
-                    source=r.string("source", required=True),
-                    ability=r.string("ability", required=True),
-                    controller=r.string("controller", required=True),
-                )
+            item = StackItem(
+                source=r.string("source", required=True),
+                ability=r.string("ability", required=True),
+                controller=r.string("controller", required=True),
+                source_gone=r.boolean("source_gone"),
             )
+            where = f"stack[{i}] (source « {item.source} »)"
+            if item.source not in self.ids and not item.source_gone:
+                raise BoardError(
+                    f"{where} : champ « source » : « {item.source} » n'existe pas "
+                    f"(ni permanent, ni objet)",
+                    field="source",
+                    obj=where,
+                )
+            self._check_player(where, "controller", item.controller)
+            out.append(item)
         return tuple(out)
 
 
@@ -619,7 +628,12 @@ def board_to_dict(board: Board) -> dict[str, Any]:
     d["other_zones"] = [other_to_dict(o) for o in board.other_zones]
     if board.stack:
         d["stack"] = [
-            {"source": s.source, "ability": s.ability, "controller": s.controller}
+            {
+                "source": s.source,
+                "ability": s.ability,
+                "controller": s.controller,
+                **({"source_gone": True} if s.source_gone else {}),
+            }
             for s in board.stack
         ]
     if board.choices.raw:

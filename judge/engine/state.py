@@ -215,6 +215,9 @@ class StackItem:
     source: ObjectId
     ability: str
     controller: PlayerName
+    # The source has ceased to exist or left the game (a token that died, 704.5d; 800.4a):
+    # the ability stays on the stack, independent of it (113.7a).
+    source_gone: bool = False
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,7 @@ PLAYER_FIELDS = (
 )
 LOSS_REPLACEMENT_FIELDS = ("name", "source", "life", "permanents_to_library")
 TEAM_FIELDS = ("name", "members", "life", "poison")
-STACK_FIELDS = ("source", "ability", "controller")
+STACK_FIELDS = ("source", "ability", "controller", "source_gone")
 PERMANENT_FIELDS = (
     "id",
     "name",
@@ -304,6 +304,7 @@ BOOL_FIELDS = frozenset(
         "other",
         "attached",
         "switch",
+        "source_gone",
     }
 )
 LIST_FIELDS = frozenset(

@@ -55,7 +55,14 @@ perm a name=Ours controller=Alice creature printed.toughness=1 damage=1
 other sp zone=graveyard owner=Carol
 effect g source=sp kind=resolved controller=Carol layer=7c affects.ids=a effect.toughness=3
 """
-TEXTS = {"min": MIN, "multi": MULTI, "m2": M2}
+# A token with a dies ability: its trigger waits on the stack after the token ceased to exist.
+TOKEN = """
+player A
+player B
+perm t controller=A creature 1/1 damage=1 token
+ability t adieu trigger=dies
+"""
+TEXTS = {"min": MIN, "multi": MULTI, "m2": M2, "token": TOKEN}
 
 
 def _stable(start_board: object) -> None:
@@ -104,6 +111,13 @@ def test_a_resolved_effect_naming_a_missing_source_is_still_an_error() -> None:
 
     with pytest.raises(BoardError, match="« source » : « zz » n'existe pas"):
         board(M2.replace("source=sp", "source=zz"))
+
+
+def test_a_trigger_whose_source_ceased_to_exist_stays_on_the_stack() -> None:
+    """704.5d, 113.7a: the token's ability is on the stack, its source gone."""
+    res = resolve(board(TOKEN))
+    assert [(s.source, s.source_gone) for s in res.final.stack] == [("t", True)]
+    assert "source_gone" in board_to_compact(res.final)
 
 
 def test_a_used_legend_choice_is_left_out() -> None:
