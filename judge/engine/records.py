@@ -699,15 +699,31 @@ def _read_affects(r: Reader) -> Affects:
             "controller", f"« {controller} » inconnu (valeurs : {', '.join(AFFECTED_CONTROLLERS)})"
         )
     ids = ra.words("ids", lower=False) if ra.data.get("ids") is not None else None
+    types = frozenset(ra.words("types"))
+    colors = frozenset(ra.words("colors"))
+    warn_unknown_filter_words(ra, types, colors)
     return Affects(
         ids=frozenset(ids) if ids is not None else None,
         self_=ra.boolean("self"),
         other=ra.boolean("other"),
         attached=ra.boolean("attached"),
-        types=frozenset(ra.words("types")),
-        colors=frozenset(ra.words("colors")),
+        types=types,
+        colors=colors,
         controller=controller,  # type: ignore[arg-type]
     )
+
+
+def warn_unknown_filter_words(r: Reader, types: Iterable[str], colors: Iterable[str]) -> None:
+    """A filter's card types and colors the rules do not know match nothing: kept, with the
+    same warning as on a permanent."""
+    for t in sorted(types):
+        if t not in CARD_TYPES:
+            r.warnings.append(
+                f"{r.where} : type « {t} » inconnu (types : {', '.join(sorted(CARD_TYPES))})"
+            )
+    for c in sorted(colors):
+        if c not in COLORS:
+            r.warnings.append(f"{r.where} : couleur « {c} » inconnue")
 
 
 def _read_effect_body(r: Reader, layer: str) -> dict[str, Any]:
