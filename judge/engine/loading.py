@@ -29,6 +29,7 @@ from judge.engine.records import (
 )
 from judge.engine.rulesets import RULESETS
 from judge.engine.state import (
+    Affects,
     Board,
     ContinuousEffect,
     OtherObject,
@@ -501,10 +502,15 @@ def _compact_dict(pairs: Iterable[tuple[str, object]]) -> dict[str, Any]:
 
 
 def _triggered_to_list(abilities: Sequence[TriggeredAbility]) -> list[dict[str, Any]]:
-    return [
-        {"id": t.id, "trigger": t.trigger, **({"text": t.text} if t.text else {})}
-        for t in abilities
-    ]
+    out = []
+    for t in abilities:
+        d: dict[str, Any] = {"id": t.id, "trigger": t.trigger}
+        if t.text:
+            d["text"] = t.text
+        if t.affects is not None:
+            d["affects"] = affects_to_dict(t.affects)
+        out.append(d)
+    return out
 
 
 def _printed_to_dict(pr: Printed) -> dict[str, Any]:
@@ -544,15 +550,9 @@ def permanent_to_dict(p: Permanent) -> dict[str, Any]:
     return d
 
 
-def effect_to_dict(e: ContinuousEffect) -> dict[str, Any]:
-    """A continuous effect in the file format (defaults left out)."""
-    d: dict[str, Any] = {"id": e.id, "source": e.source, "kind": e.kind, "layer": e.layer}
-    if not e.source:  # a resolved effect whose source has ceased to exist
-        del d["source"]
-    if e.controller is not None:
-        d["controller"] = e.controller
-    a = e.affects
-    affects = _compact_dict(
+def affects_to_dict(a: Affects) -> dict[str, Any]:
+    """An `affects` filter in the file format (defaults left out)."""
+    return _compact_dict(
         [
             ("ids", a.ids),
             ("self", a.self_),
@@ -563,6 +563,16 @@ def effect_to_dict(e: ContinuousEffect) -> dict[str, Any]:
             ("controller", None if a.controller == "any" else a.controller),
         ]
     )
+
+
+def effect_to_dict(e: ContinuousEffect) -> dict[str, Any]:
+    """A continuous effect in the file format (defaults left out)."""
+    d: dict[str, Any] = {"id": e.id, "source": e.source, "kind": e.kind, "layer": e.layer}
+    if not e.source:  # a resolved effect whose source has ceased to exist
+        del d["source"]
+    if e.controller is not None:
+        d["controller"] = e.controller
+    affects = affects_to_dict(e.affects)
     if affects:
         d["affects"] = affects
     if e.layer == "7c":

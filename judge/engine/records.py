@@ -345,7 +345,8 @@ def _perm_keywords(r: Reader, name: str) -> frozenset[str]:
 
 
 def read_triggered(r: Reader, name: str) -> tuple[TriggeredAbility, ...]:
-    """`triggered_abilities`: [{id, trigger, text}] (603.6c leaves-the-battlefield, 700.4 dies)."""
+    """`triggered_abilities`: [{id, trigger, text, affects}] (603.6c leaves-the-battlefield,
+    700.4 dies; `affects` filters the object that leaves or dies, 603.10a)."""
     value = r.data.get(name)
     if value is None:
         return ()
@@ -366,6 +367,7 @@ def read_triggered(r: Reader, name: str) -> tuple[TriggeredAbility, ...]:
                 id=rr.string("id", required=True),
                 trigger=trigger,  # type: ignore[arg-type]
                 text=rr.opt_string("text") or "",
+                affects=_read_affects(rr) if rr.data.get("affects") is not None else None,
             )
         )
     return tuple(out)

@@ -71,11 +71,14 @@ class Team:
 
 @dataclass(frozen=True, slots=True)
 class TriggeredAbility:
-    """A leaves-the-battlefield or dies trigger stated on a permanent (`TriggerEvent`)."""
+    """A leaves-the-battlefield or dies trigger stated on a permanent (`TriggerEvent`);
+    `affects` filters the object that leaves or dies, judged from its last known
+    information (603.10a), with the keys of a continuous effect's `affects`."""
 
     id: str
     trigger: TriggerEvent
     text: str = ""
+    affects: Affects | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -213,7 +213,7 @@ PRINTED_FIELDS = (
     "keywords",
     "triggered_abilities",
 )
-TRIGGER_FIELDS = ("id", "trigger", "text")
+TRIGGER_FIELDS = ("id", "trigger", "text", "affects")
 EFFECT_FIELDS = (
     "id",
     "source",
