@@ -51,8 +51,10 @@ _SECTIONS = MappingProxyType(
         "stack": ("stack", "source"),
     }
 )
-# `ability PERM ID trigger=… text=…`: a triggered ability of a permanent stated above.
+# `ability PERM ID trigger=… text=…`: a triggered ability of a permanent stated above;
+# `printed_ability PERM ID …`: one of its printed triggered abilities (`printed`).
 _ABILITY = "ability"
+_PRINTED_ABILITY = "printed_ability"
 
 
 def parse_compact(text: str) -> dict[str, Any]:
@@ -79,8 +81,8 @@ def _split_line(line: str, lineno: int) -> list[str]:
 
 def _read_line(data: dict[str, Any], words: list[str], lineno: int) -> None:
     head, rest = words[0].lower(), words[1:]
-    if head == _ABILITY:
-        _read_ability(data, rest, lineno)
+    if head in (_ABILITY, _PRINTED_ABILITY):
+        _read_ability(data, rest, lineno, head)
         return
     if head in _HEADERS:
         if len(rest) != 1:
@@ -90,7 +92,8 @@ def _read_line(data: dict[str, Any], words: list[str], lineno: int) -> None:
     if head not in _SECTIONS:
         raise BoardError(
             f"ligne {lineno} : « {words[0]} » inconnu (player, team, perm, other, choice, "
-            f"effect, ability, stack, ruleset, variant, active_player, description)"
+            f"effect, ability, printed_ability, stack, ruleset, variant, active_player, "
+            f"description)"
         )
     section, first = _SECTIONS[head]
     if not rest:
@@ -102,20 +105,29 @@ def _read_line(data: dict[str, Any], words: list[str], lineno: int) -> None:
     data.setdefault(section, []).append(record)
 
 
-def _read_ability(data: dict[str, Any], rest: list[str], lineno: int) -> None:
-    """`ability PERM ID trigger=dies text="…"` adds to PERM's `triggered_abilities`."""
+def _read_ability(data: dict[str, Any], rest: list[str], lineno: int, head: str) -> None:
+    """`ability PERM ID trigger=dies text="…"` adds to PERM's `triggered_abilities`;
+    `printed_ability PERM ID …` to its `printed.triggered_abilities`."""
     if len(rest) < 2:
-        raise BoardError(f"ligne {lineno} : « ability » attend un permanent et un identifiant")
+        raise BoardError(f"ligne {lineno} : « {head} » attend un permanent et un identifiant")
     owner = next((p for p in data.get("permanents", []) if p.get("id") == rest[0]), None)
     if owner is None:
         raise BoardError(
-            f"ligne {lineno} : « ability » : permanent « {rest[0]} » inconnu (à déclarer avant)"
+            f"ligne {lineno} : « {head} » : permanent « {rest[0]} » inconnu (à déclarer avant)"
         )
     record: dict[str, Any] = {"id": rest[1]}
-    where = f"ligne {lineno} (ability {rest[0]} {rest[1]})"
+    where = f"ligne {lineno} ({head} {rest[0]} {rest[1]})"
     for word in rest[2:]:
         _read_word(record, word, False, where, lineno)
-    owner.setdefault("triggered_abilities", []).append(record)
+    target = owner
+    if head == _PRINTED_ABILITY:
+        target = owner.setdefault("printed", {})
+        if not isinstance(target, dict):
+            raise BoardError(f"{where} : champ « printed » : un objet attendu")
+    abilities = target.setdefault("triggered_abilities", [])
+    if not isinstance(abilities, list):
+        raise BoardError(f"{where} : champ « triggered_abilities » : une liste attendue")
+    abilities.append(record)
 
 
 def _read_word(record: dict[str, Any], word: str, permanent: bool, where: str, lineno: int) -> None:
@@ -248,7 +260,19 @@ def dict_to_compact(data: dict[str, Any]) -> str:
         if head == "permanent":
             continue
         for record in data.get(section, []):
+            if head != "perm":
+                lines.append(_record_line(head, first, record, ()))
+                continue
+            printed = record.get("printed")
+            printed_abilities: list[dict[str, Any]] = []
+            if isinstance(printed, dict) and "triggered_abilities" in printed:
+                printed_abilities = printed["triggered_abilities"]
+                printed = {k: v for k, v in printed.items() if k != "triggered_abilities"}
+                record = {**record, "printed": printed}
             lines.append(_record_line(head, first, record, ("triggered_abilities",)))
-            for ability in record.get("triggered_abilities", []) if head == "perm" else []:
-                lines.append(_record_line(f"ability {_quote(record['id'])}", "id", ability, ()))
+            perm = _quote(str(record["id"]))
+            for ability in record.get("triggered_abilities", []):
+                lines.append(_record_line(f"{_ABILITY} {perm}", "id", ability, ()))
+            for ability in printed_abilities:
+                lines.append(_record_line(f"{_PRINTED_ABILITY} {perm}", "id", ability, ()))
     return "\n".join(lines) + "\n"

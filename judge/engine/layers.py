@@ -198,7 +198,8 @@ class _Layers:
         label = self.labels.get(e.id)
         if label is None:
             what = f"« {e.text} »" if e.text else e.id
-            label = self.labels[e.id] = f"l'effet {what} {de(self.source_label(e))}"
+            source = de(self.source_label(e)) if e.source else "(sa source a quitté la partie)"
+            label = self.labels[e.id] = f"l'effet {what} {source}"
         return label
 
     def timestamp(self, e: ContinuousEffect) -> tuple[int, int]:

@@ -29,6 +29,7 @@ from judge.engine.records import (
 )
 from judge.engine.rulesets import RULESETS
 from judge.engine.state import (
+    Affects,
     Board,
     ContinuousEffect,
     OtherObject,
@@ -351,7 +352,7 @@ class _BoardLoader:
             if effect.id in seen:
                 raise r.fail("id", f"identifiant d'effet en double « {effect.id} »")
             seen.add(effect.id)
-            if effect.source not in self.ids:
+            if effect.source not in self.ids and (effect.source or effect.kind != "resolved"):
                 raise r.fail("source", f"« {effect.source} » n'existe pas (ni permanent, ni objet)")
             self._check_player(where, "controller", effect.controller)
             self._check_player(where, "control", effect.control)
@@ -367,13 +368,22 @@ class _BoardLoader:
             where = f"stack[{i}]"
             r = Reader(as_object(item, where), where, self.warnings)
             r.unknown(STACK_FIELDS)
-            out.append(
-                StackItem(
-                    source=r.string("source", required=True),
-                    ability=r.string("ability", required=True),
-                    controller=r.string("controller", required=True),
-                )
+            item = StackItem(
+                source=r.string("source", required=True),
+                ability=r.string("ability", required=True),
+                controller=r.string("controller", required=True),
+                source_gone=r.boolean("source_gone"),
             )
+            where = f"stack[{i}] (source « {item.source} »)"
+            if item.source not in self.ids and not item.source_gone:
+                raise BoardError(
+                    f"{where} : champ « source » : « {item.source} » n'existe pas "
+                    f"(ni permanent, ni objet)",
+                    field="source",
+                    obj=where,
+                )
+            self._check_player(where, "controller", item.controller)
+            out.append(item)
         return tuple(out)
 
 
@@ -492,10 +502,15 @@ def _compact_dict(pairs: Iterable[tuple[str, object]]) -> dict[str, Any]:
 
 
 def _triggered_to_list(abilities: Sequence[TriggeredAbility]) -> list[dict[str, Any]]:
-    return [
-        {"id": t.id, "trigger": t.trigger, **({"text": t.text} if t.text else {})}
-        for t in abilities
-    ]
+    out = []
+    for t in abilities:
+        d: dict[str, Any] = {"id": t.id, "trigger": t.trigger}
+        if t.text:
+            d["text"] = t.text
+        if t.affects is not None:
+            d["affects"] = affects_to_dict(t.affects)
+        out.append(d)
+    return out
 
 
 def _printed_to_dict(pr: Printed) -> dict[str, Any]:
@@ -535,13 +550,9 @@ def permanent_to_dict(p: Permanent) -> dict[str, Any]:
     return d
 
 
-def effect_to_dict(e: ContinuousEffect) -> dict[str, Any]:
-    """A continuous effect in the file format (defaults left out)."""
-    d: dict[str, Any] = {"id": e.id, "source": e.source, "kind": e.kind, "layer": e.layer}
-    if e.controller is not None:
-        d["controller"] = e.controller
-    a = e.affects
-    affects = _compact_dict(
+def affects_to_dict(a: Affects) -> dict[str, Any]:
+    """An `affects` filter in the file format (defaults left out)."""
+    return _compact_dict(
         [
             ("ids", a.ids),
             ("self", a.self_),
@@ -552,6 +563,16 @@ def effect_to_dict(e: ContinuousEffect) -> dict[str, Any]:
             ("controller", None if a.controller == "any" else a.controller),
         ]
     )
+
+
+def effect_to_dict(e: ContinuousEffect) -> dict[str, Any]:
+    """A continuous effect in the file format (defaults left out)."""
+    d: dict[str, Any] = {"id": e.id, "source": e.source, "kind": e.kind, "layer": e.layer}
+    if not e.source:  # a resolved effect whose source has ceased to exist
+        del d["source"]
+    if e.controller is not None:
+        d["controller"] = e.controller
+    affects = affects_to_dict(e.affects)
     if affects:
         d["affects"] = affects
     if e.layer == "7c":
@@ -617,7 +638,12 @@ def board_to_dict(board: Board) -> dict[str, Any]:
     d["other_zones"] = [other_to_dict(o) for o in board.other_zones]
     if board.stack:
         d["stack"] = [
-            {"source": s.source, "ability": s.ability, "controller": s.controller}
+            {
+                "source": s.source,
+                "ability": s.ability,
+                "controller": s.controller,
+                **({"source_gone": True} if s.source_gone else {}),
+            }
             for s in board.stack
         ]
     if board.choices.raw:

@@ -597,6 +597,8 @@ def _stated_triggers(
     for p, zone in left:
         where = ZONE_LABELS.get(zone, zone)
         for t in p.triggered_abilities:
+            if not _filter_holds(t, p, p):
+                continue
             if t.trigger == "leaves":
                 why = f"{snap.label(p.id)} a quitté le champ de bataille (vers : {where})"
                 ev.triggers.append(_trigger(p, t, p, ruleset, why))
@@ -613,12 +615,34 @@ def _stated_triggers(
                 victims = [d for d in died if w.id in d.dealt_damage_this_turn_by]
             for d in victims:
                 reason = _watch_reason(t.trigger, w, d, snap)
-                if reason is not None:
+                if reason is not None and _filter_holds(t, w, d):
                     ev.triggers.append(_trigger(w, t, d, ruleset, reason))
 
 
 # The abilities that watch other permanents die.
 _WATCHING = frozenset({"creature_dies", "another_creature_dies", "damaged_creature_dies"})
+
+
+def _filter_holds(t: TriggeredAbility, w: Permanent, d: Permanent) -> bool:
+    """Whether the object `d` that left or died matches the `affects` of `w`'s ability `t`,
+    judged from last known information (603.10a): the same keys as a continuous effect's,
+    `controller` compared with the controller of `w`."""
+    a = t.affects
+    if a is None:
+        return True
+    if a.ids is not None and d.id not in a.ids:
+        return False
+    if (a.self_ and d.id != w.id) or (a.other and d.id == w.id):
+        return False
+    if a.attached and w.attached_to != d.id:
+        return False
+    if not a.types <= d.types or not a.colors <= d.colors:
+        return False
+    if a.controller == "you":
+        return d.controller == w.controller
+    if a.controller == "opponents":
+        return d.controller != w.controller
+    return True
 
 
 def _watch_reason(trigger: str, w: Permanent, d: Permanent, snap: Snapshot) -> str | None:

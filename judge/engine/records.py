@@ -345,7 +345,8 @@ def _perm_keywords(r: Reader, name: str) -> frozenset[str]:
 
 
 def read_triggered(r: Reader, name: str) -> tuple[TriggeredAbility, ...]:
-    """`triggered_abilities`: [{id, trigger, text}] (603.6c leaves-the-battlefield, 700.4 dies)."""
+    """`triggered_abilities`: [{id, trigger, text, affects}] (603.6c leaves-the-battlefield,
+    700.4 dies; `affects` filters the object that leaves or dies, 603.10a)."""
     value = r.data.get(name)
     if value is None:
         return ()
@@ -366,6 +367,7 @@ def read_triggered(r: Reader, name: str) -> tuple[TriggeredAbility, ...]:
                 id=rr.string("id", required=True),
                 trigger=trigger,  # type: ignore[arg-type]
                 text=rr.opt_string("text") or "",
+                affects=_read_affects(rr) if rr.data.get("affects") is not None else None,
             )
         )
     return tuple(out)
@@ -699,15 +701,31 @@ def _read_affects(r: Reader) -> Affects:
             "controller", f"« {controller} » inconnu (valeurs : {', '.join(AFFECTED_CONTROLLERS)})"
         )
     ids = ra.words("ids", lower=False) if ra.data.get("ids") is not None else None
+    types = frozenset(ra.words("types"))
+    colors = frozenset(ra.words("colors"))
+    warn_unknown_filter_words(ra, types, colors)
     return Affects(
         ids=frozenset(ids) if ids is not None else None,
         self_=ra.boolean("self"),
         other=ra.boolean("other"),
         attached=ra.boolean("attached"),
-        types=frozenset(ra.words("types")),
-        colors=frozenset(ra.words("colors")),
+        types=types,
+        colors=colors,
         controller=controller,  # type: ignore[arg-type]
     )
+
+
+def warn_unknown_filter_words(r: Reader, types: Iterable[str], colors: Iterable[str]) -> None:
+    """A filter's card types and colors the rules do not know match nothing: kept, with the
+    same warning as on a permanent."""
+    for t in sorted(types):
+        if t not in CARD_TYPES:
+            r.warnings.append(
+                f"{r.where} : type « {t} » inconnu (types : {', '.join(sorted(CARD_TYPES))})"
+            )
+    for c in sorted(colors):
+        if c not in COLORS:
+            r.warnings.append(f"{r.where} : couleur « {c} » inconnue")
 
 
 def _read_effect_body(r: Reader, layer: str) -> dict[str, Any]:
@@ -765,9 +783,11 @@ def read_effect(r: Reader) -> ContinuousEffect:
         raise r.fail(
             "affects", "un effet « resolved » s'applique à des objets fixés : « ids » attendu"
         )
+    # A resolved effect lasts after its source has ceased to exist (611.2c): it may name none.
+    source = r.string("source", required=kind != "resolved", default="")
     return ContinuousEffect(
         id=ident,
-        source=r.string("source", required=True),
+        source=source,
         kind=kind,  # type: ignore[arg-type]
         layer=layer,  # type: ignore[arg-type]
         affects=affects,

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal, TypeAlias
 
+from judge.engine.final import final_board
 from judge.engine.perform import Event, Trigger, evolve_trigger, perform
 from judge.engine.rulesets import Ruleset, find_ruleset
 from judge.engine.state import (
@@ -181,7 +182,7 @@ def _choice_never_applies(
                 f"{perm.controller}"
             )
     elif rule == "616.1":
-        return None  # whether a replacement applies depends on the passes
+        return _replacement_never_applies(str(choice["apply"]), subject, snap)
     elif rule == "704.5u":
         if not perm.is_creature:
             return f"« {label} » n'est pas une créature"
@@ -193,6 +194,23 @@ def _choice_never_applies(
         return f"« {label} » n'est pas une bataille"
     elif rule == "704.5x" and "Siege" not in perm.subtypes:
         return f"« {label} » n'est pas un Siège"
+    return None
+
+
+def _replacement_never_applies(apply: str, subject: str, snap: Snapshot) -> str | None:
+    """A 616.1 choice applies regeneration or an Aura with umbra armor attached to the
+    permanent (702.89a); whether it applies then depends on the passes."""
+    if apply == "regeneration":
+        return None
+    aura = snap.permanents.get(apply)
+    label = snap.label(apply)
+    if aura is None or "umbra armor" not in aura.keywords:
+        return (
+            f"« {label} » n'a pas l'armure d'ombre (umbra armor, 702.89a) : ce n'est pas un "
+            f"effet de remplacement de sa destruction"
+        )
+    if aura.attached_to != subject:
+        return f"« {label} » n'est pas attachée à « {snap.label(subject)} »"
     return None
 
 
@@ -332,7 +350,7 @@ class _Run:
         return Resolution(
             ruleset=rs.name,
             initial=initial,
-            final=self.board,
+            final=final_board(self.board, self.used_choices),
             passes=tuple(self.passes),
             triggers=tuple(self.triggers),
             losers=tuple(self.losers),

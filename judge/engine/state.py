@@ -71,11 +71,14 @@ class Team:
 
 @dataclass(frozen=True, slots=True)
 class TriggeredAbility:
-    """A leaves-the-battlefield or dies trigger stated on a permanent (`TriggerEvent`)."""
+    """A leaves-the-battlefield or dies trigger stated on a permanent (`TriggerEvent`);
+    `affects` filters the object that leaves or dies, judged from its last known
+    information (603.10a), with the keys of a continuous effect's `affects`."""
 
     id: str
     trigger: TriggerEvent
     text: str = ""
+    affects: Affects | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +218,9 @@ class StackItem:
     source: ObjectId
     ability: str
     controller: PlayerName
+    # The source has ceased to exist or left the game (a token that died, 704.5d; 800.4a):
+    # the ability stays on the stack, independent of it (113.7a).
+    source_gone: bool = False
 
 
 @dataclass(frozen=True)

@@ -164,7 +164,7 @@ PLAYER_FIELDS = (
 )
 LOSS_REPLACEMENT_FIELDS = ("name", "source", "life", "permanents_to_library")
 TEAM_FIELDS = ("name", "members", "life", "poison")
-STACK_FIELDS = ("source", "ability", "controller")
+STACK_FIELDS = ("source", "ability", "controller", "source_gone")
 PERMANENT_FIELDS = (
     "id",
     "name",
@@ -213,7 +213,7 @@ PRINTED_FIELDS = (
     "keywords",
     "triggered_abilities",
 )
-TRIGGER_FIELDS = ("id", "trigger", "text")
+TRIGGER_FIELDS = ("id", "trigger", "text", "affects")
 EFFECT_FIELDS = (
     "id",
     "source",
@@ -304,6 +304,7 @@ BOOL_FIELDS = frozenset(
         "other",
         "attached",
         "switch",
+        "source_gone",
     }
 )
 LIST_FIELDS = frozenset(

@@ -108,6 +108,9 @@ BAD = {
     '{"id": "b", "name": "L", "controller": "A", "types": ["creature"], "supertypes": '
     '["legendary"], "toughness": 1}], "choices": [{"rule": "704.5j", "keep": "a"}, '
     '{"rule": "704.5j", "keep": "b"}]}',
+    "stack-source.txt": "player A\nplayer B\nstack ghost ability=x controller=A\n",
+    "stack-controller.txt": "player A\nperm g controller=A creature 1/1\n"
+    "stack g ability=x controller=Zed\n",
 }
 WORDS = {
     "absent.json": "introuvable",
@@ -122,6 +125,8 @@ WORDS = {
     "compact.txt": "vole",
     "binary.json": "UTF-8",
     "choice.json": "un seul",
+    "stack-source.txt": "stack[0] (source « ghost ») : champ « source » : « ghost » n'existe pas",
+    "stack-controller.txt": "(source « g ») : champ « controller » : joueur « Zed » inconnu",
 }
 
 
