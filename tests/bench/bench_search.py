@@ -359,7 +359,9 @@ def all_editions(repeat: int) -> None:
             f"mémoire maximale {peak:.0f} Mo"
         )
         judged = load_relevance(RELEVANCE_EN_FILE)
-        with Searcher(index, home=home) as searcher:
+        # The searcher `judge search` uses (copies grouped by the concordance).
+        with session.open_judge(home) as judge:
+            searcher = judge.searcher()
             systems: dict[str, Ranker] = {"ours": ours(searcher), "fts5": fts5(docs)}
             times = {name: latencies(rank, judged, repeat) for name, rank in systems.items()}
             scores = {name: evaluate(judged, rank) for name, rank in systems.items()}
