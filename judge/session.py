@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from judge.rules.concordance import Comparison, Concordance, DiffPart, Link
     from judge.rules.history import Changes, History
     from judge.search import Searcher, SearchResult
+    from judge.search.query import ConcordanceGroups
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -575,15 +576,20 @@ class Judge:
         with self._lock:
             if self._searcher is None:
                 from judge.search import Searcher
-                from judge.search.query import ConcordanceGroups
 
                 # Renumbered copies (420.5e, 704.5k, 704.5j) are one hit: groups from the
                 # concordance's direct pairs, built at the first search that needs them.
-                groups = ConcordanceGroups(self.concordance)
+                groups = self._groups()
                 self._searcher = Searcher(
                     self._index, self._home, progress=progress, group_key=groups
                 )
             return self._searcher
+
+    def _groups(self) -> ConcordanceGroups:
+        from judge.search.query import ConcordanceGroups
+
+        folder = store.cache_dir(self._home) / "search" / "groups"
+        return ConcordanceGroups(self.concordance, folder=folder)
 
     def search(
         self,
@@ -719,6 +725,7 @@ def prepare(home: Path | None = None, parsed: Sequence[store.Parsed] = ()) -> No
         from judge.search.index import prepare as prepare_search
 
         prepare_search(judge._index, home)
+        judge._groups().prepare()  # the copies' groups, so that no search builds them
 
 
 def gallery() -> dict[str, Path]:

@@ -29,11 +29,16 @@ whoosh's own matcher tree costs tens of milliseconds per query in pure Python.""
 
 from __future__ import annotations
 
+import contextlib
 import gc
+import hashlib
 import heapq
+import json
 import math
+import os
 import re
 import threading
+import time
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
@@ -107,6 +112,8 @@ class ConcordanceLike(Protocol):
     def neighbours(self, edition: str) -> tuple[str, ...]: ...
 
     def pair_links(self, edition: str, target: str) -> Sequence[_LinkLike]: ...
+
+    def direct_pairs_key(self) -> str | None: ...
 
 
 class SearchError(JudgeError):
@@ -398,6 +405,16 @@ def _glossary_matches(words: list[_Word], glossary: Glossary) -> list[tuple[int,
 
 GroupKey = Callable[[str, str], Hashable]  # (edition, rule) -> what makes copies one rule
 
+_GROUPS_KEEP_SECONDS = 7 * 24 * 3600.0  # older group files (other stores, older code) go
+
+
+def _groups_salt() -> str:
+    """This module's code, in the name of the groups' file: a change rebuilds them."""
+    try:
+        return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    except OSError:
+        return "-"
+
 
 class ConcordanceGroups:
     """A group key backed by the concordance (`judge.rules.concordance.Concordance`): two
@@ -408,11 +425,21 @@ class ConcordanceGroups:
     that a doubtful link never folds two rules of one edition). A rule no link reaches keeps
     the default key (same number, same numbering)."""
 
-    def __init__(self, concordance: ConcordanceLike) -> None:
+    def __init__(self, concordance: ConcordanceLike, folder: Path | None = None) -> None:
         self._concordance = concordance
         self._root: dict[tuple[str, str], tuple[str, str]] | None = None
         self._numbering = {ed.id: ed.numbering for ed in concordance.index.editions}
         self._lock = threading.Lock()
+        # Kept on disk, named by the direct pairs and this code: over 29 editions the build
+        # reads 60,000 links (~0.6 s), which a search process should not pay.
+        self._file: Path | None = None
+        key = concordance.direct_pairs_key() if folder is not None else None
+        if folder is not None and key is not None:
+            self._file = folder / f"{key}-{_groups_salt()}.json"
+
+    def prepare(self) -> None:
+        """Build the groups now and keep them on disk (after an ingest)."""
+        self._roots()
 
     def __call__(self, edition: str, rule: str) -> Hashable:
         root = self._roots().get((edition, rule))
@@ -425,8 +452,46 @@ class ConcordanceGroups:
         if roots is None:
             with self._lock:
                 if self._root is None:
-                    self._root = self._build()
+                    self._root = self._read() or self._write(self._build())
                 roots = self._root
+        return roots
+
+    def _read(self) -> dict[tuple[str, str], tuple[str, str]] | None:
+        """The groups kept on disk, or None (absent, unreadable or not of this shape)."""
+        if self._file is None:
+            return None
+        try:
+            data = json.loads(self._file.read_text(encoding="utf-8"))
+            return {
+                (ed, rule): (ed, rule) if root == 0 else (str(root[0]), str(root[1]))
+                for ed, rules in data.items()
+                for rule, root in rules.items()
+            }
+        except (OSError, ValueError, AttributeError, TypeError, IndexError, KeyError):
+            return None
+
+    def _write(
+        self, roots: dict[tuple[str, str], tuple[str, str]]
+    ) -> dict[tuple[str, str], tuple[str, str]]:
+        """Keep `roots` on disk (one rename: a reader sees all or nothing); a cache that
+        cannot be written only costs the next process the build."""
+        if self._file is None:
+            return roots
+        by_edition: dict[str, dict[str, list[str] | int]] = {}
+        for (ed, rule), root in roots.items():
+            # 0: the rule is its group's root (the default key is for rules in no group)
+            by_edition.setdefault(ed, {})[rule] = 0 if root == (ed, rule) else list(root)
+        tmp = self._file.with_name(f".{self._file.name}.{os.getpid()}.tmp")
+        try:
+            self._file.parent.mkdir(parents=True, exist_ok=True)
+            tmp.write_text(json.dumps(by_edition, separators=(",", ":")), encoding="utf-8")
+            os.replace(tmp, self._file)
+            for old in self._file.parent.glob("*.json"):
+                if old != self._file and time.time() - old.stat().st_mtime > _GROUPS_KEEP_SECONDS:
+                    old.unlink()
+        except OSError:
+            with contextlib.suppress(OSError):
+                tmp.unlink()
         return roots
 
     def _build(self) -> dict[tuple[str, str], tuple[str, str]]:
@@ -441,7 +506,10 @@ class ConcordanceGroups:
                     continue
                 done.add(pair)
                 links.extend(x for x in conc.pair_links(ed.id, other) if not x.approximate)
-        links.sort(key=lambda x: -x.confidence)
+        # Best first; ties in a fixed order, whether the pairs were just matched or read back.
+        links.sort(
+            key=lambda x: (-x.confidence, x.from_edition, x.from_rule, x.to_edition, x.to_rule)
+        )
         parent: dict[tuple[str, str], tuple[str, str]] = {}
         editions: dict[tuple[str, str], set[str]] = {}
 

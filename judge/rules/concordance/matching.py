@@ -5,6 +5,7 @@ known."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import heapq
 import itertools
 import threading
@@ -492,6 +493,19 @@ class Concordance:
         """The direction every pair is matched and stored in, whatever the asking."""
         rank = self._rank_of()
         return (a, b) if rank[a] < rank[b] else (b, a)
+
+    def direct_pairs_key(self) -> str | None:
+        """A name for the links of every direct pair (their editions' cache keys and the
+        curated data, as each pair is stored): None when an edition has no cache key."""
+        parts: list[str] = []
+        for ed in self.index.editions:
+            for other in self.neighbours(ed.id):
+                if ed.id < other:
+                    key = self._key(ed.id, other)
+                    if key is None:
+                        return None
+                    parts.append(key)
+        return hashlib.sha256("\0".join(sorted(parts)).encode()).hexdigest()[:24]
 
     def _rank_of(self) -> dict[str, int]:
         """Each edition's place in the index, newest first."""

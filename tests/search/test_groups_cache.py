@@ -1,0 +1,48 @@
+"""The copies' groups (`ConcordanceGroups`) are built once per store, after an ingest, and
+kept on disk: a search process reads them instead of walking 60,000 links."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judge import session
+from judge.search.query import ConcordanceGroups
+
+
+def _groups_files(home: Path) -> list[Path]:
+    return sorted((home / "cache" / "search" / "groups").glob("*.json"))
+
+
+def _no_build(self: ConcordanceGroups) -> dict[tuple[str, str], tuple[str, str]]:
+    raise AssertionError("the groups were built again")
+
+
+def test_prepare_keeps_the_groups_and_a_search_reads_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session.prepare(tmp_path)
+    [kept] = _groups_files(tmp_path)
+    with session.open_judge(tmp_path) as judge:
+        built = judge._groups()._build()
+    monkeypatch.setattr(ConcordanceGroups, "_build", _no_build)
+    with session.open_judge(tmp_path) as judge:
+        read = judge._groups()
+        assert read._roots() == built  # the same groups, every rule of them
+        hit = judge.search("créature endurance 0 cimetière").result.hits[0]
+    assert (hit.edition, hit.rule) == ("fr-2024", "704.5f")
+    assert ("fr-pre2009", "420.5b") in hit.also
+    assert _groups_files(tmp_path) == [kept]
+
+
+@pytest.mark.parametrize("damage", [b"", b"{not json", b'{"fr-2024": {"704.5f": [1]}}', b"[]"])
+def test_a_damaged_groups_file_is_built_again(tmp_path: Path, damage: bytes) -> None:
+    session.prepare(tmp_path)
+    [kept] = _groups_files(tmp_path)
+    good = kept.read_bytes()
+    kept.write_bytes(damage)
+    with session.open_judge(tmp_path) as judge:
+        hit = judge.search("créature endurance 0 cimetière").result.hits[0]
+    assert ("fr-pre2009", "420.5b") in hit.also
+    assert kept.read_bytes() == good  # rewritten whole
