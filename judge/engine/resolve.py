@@ -298,16 +298,18 @@ class _Run:
             )
             outcomes = _run_checks(snap, self.checks)
             findings = [o for o in outcomes if isinstance(o, Finding)]
-            self.used_choices.update(f.choice for f in findings if f.choice is not None)
             # What the event will really do besides the choices: replacements (a loss
             # replaced, a destruction regenerated) and prevention applied, as in a pass.
             ev, new_board, changed = perform(snap, findings, self.ruleset)
-            self.used_choices.update(ev.used_choices)
             needed = _choices_needed([*outcomes, *ev.choices], ev.leaving)
             if needed:
                 self.choices = tuple(needed)
                 self.pending = tuple(ev.actions)
                 return "choice"
+            # A choice is spent only by a pass performed: one that waits for another choice
+            # keeps them all for the board it hands back.
+            self.used_choices.update(f.choice for f in findings if f.choice is not None)
+            self.used_choices.update(ev.used_choices)
             step = self._step(ev, new_board, changed)
             if step == "loop":
                 return "loop"

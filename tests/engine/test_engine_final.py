@@ -123,3 +123,19 @@ def test_a_trigger_whose_source_ceased_to_exist_stays_on_the_stack() -> None:
 def test_a_used_legend_choice_is_left_out() -> None:
     res = resolve(load_board_file(BOARDS / "legendes-blessee-et-indestructible.json").board)
     assert res.final.choices.raw == ()
+
+
+def test_a_resolution_waiting_for_a_choice_keeps_the_choices_already_stated() -> None:
+    # 704.5u: a's sector is stated, b's is not. The pass waits for b's, so nothing is
+    # performed: the board handed back keeps a's choice, or a's sector would be lost.
+    text = (
+        "player Alice\nplayer Bob\n"
+        'perm sculptor controller=Alice artifact keywords="space sculptor"\n'
+        "perm a controller=Alice creature 1/1\n"
+        "perm b controller=Alice creature 1/1\n"
+        "choice 704.5u creature=a sector=alpha\n"
+    )
+    res = resolve(load_board(decode_board_text(text)).board)
+    assert [c.rule for c in res.choices_needed] == ["704.5u"]
+    kept = board_to_dict(res.final)["choices"]
+    assert {"rule": "704.5u", "creature": "a", "sector": "alpha"} in kept
