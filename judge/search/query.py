@@ -35,7 +35,6 @@ import hashlib
 import heapq
 import json
 import math
-import os
 import re
 import threading
 import time
@@ -45,6 +44,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Literal, Protocol
 
+from judge.rules.cache import publish
 from judge.rules.errors import JudgeError
 from judge.rules.index import CORPUS_DIR, RuleIndex
 from judge.rules.model import Rule
@@ -473,25 +473,19 @@ class ConcordanceGroups:
     def _write(
         self, roots: dict[tuple[str, str], tuple[str, str]]
     ) -> dict[tuple[str, str], tuple[str, str]]:
-        """Keep `roots` on disk (one rename: a reader sees all or nothing); a cache that
-        cannot be written only costs the next process the build."""
+        """Keep `roots` on disk (`publish`: a reader sees all or nothing); a cache that cannot
+        be written only costs the next process the build."""
         if self._file is None:
             return roots
         by_edition: dict[str, dict[str, list[str] | int]] = {}
         for (ed, rule), root in roots.items():
             # 0: the rule is its group's root (the default key is for rules in no group)
             by_edition.setdefault(ed, {})[rule] = 0 if root == (ed, rule) else list(root)
-        tmp = self._file.with_name(f".{self._file.name}.{os.getpid()}.tmp")
-        try:
-            self._file.parent.mkdir(parents=True, exist_ok=True)
-            tmp.write_text(json.dumps(by_edition, separators=(",", ":")), encoding="utf-8")
-            os.replace(tmp, self._file)
+        publish(self._file, json.dumps(by_edition, separators=(",", ":")).encode())
+        with contextlib.suppress(OSError):
             for old in self._file.parent.glob("*.json"):
                 if old != self._file and time.time() - old.stat().st_mtime > _GROUPS_KEEP_SECONDS:
                     old.unlink()
-        except OSError:
-            with contextlib.suppress(OSError):
-                tmp.unlink()
         return roots
 
     def _build(self) -> dict[tuple[str, str], tuple[str, str]]:
