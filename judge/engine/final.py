@@ -36,22 +36,17 @@ _CHOICE_REFS: Mapping[str, str] = {
 def _kept_effect(
     e: ContinuousEffect, on_battlefield: Set[str], existing: Set[str]
 ) -> ContinuousEffect | None:
-    if e.kind != "resolved":
-        if e.source not in on_battlefield:
-            return None  # ended with its source leaving the battlefield
-        if e.affects.ids is not None and not e.affects.ids <= on_battlefield:
-            ids = e.affects.ids & on_battlefield
-            if not ids:
-                return None
-            return replace(e, affects=replace(e.affects, ids=ids))
-        return e
-    assert e.affects.ids is not None
-    ids = e.affects.ids & on_battlefield
-    if not ids:
-        return None  # every object it was locked to has left the battlefield
-    if ids != e.affects.ids:
-        e = replace(e, affects=replace(e.affects, ids=ids))
-    if e.source and e.source not in existing:
+    resolved = e.kind == "resolved"
+    if not resolved and e.source not in on_battlefield:
+        return None  # ended with its source leaving the battlefield
+    assert e.affects.ids is not None or not resolved  # a resolved effect is locked to ids
+    if e.affects.ids is not None:
+        ids = e.affects.ids & on_battlefield
+        if not ids:
+            return None  # every object it names has left the battlefield
+        if ids != e.affects.ids:
+            e = replace(e, affects=replace(e.affects, ids=ids))
+    if resolved and e.source and e.source not in existing:
         e = replace(e, source="")
     return e
 
