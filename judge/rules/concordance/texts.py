@@ -43,13 +43,14 @@ class Comparables:
 
     def __init__(self, data: CuratedData) -> None:
         self.data = data
+        # By language and text: neighbouring editions share most texts, each is folded once.
         self._texts: dict[tuple[str, str], str] = {}
 
     def text(self, ed: Edition, rule: Rule) -> str:
-        key = (ed.id, rule.number)
+        key = (language_of(rule, ed), rule.text)
         text = self._texts.get(key)
         if text is None:
-            text = comparable(rule.text, language_of(rule, ed), self.data)
+            text = comparable(rule.text, key[0], self.data)
             self._texts[key] = text
         return text
 
@@ -148,16 +149,48 @@ def _within(
         choices = [r for r in pool if language_of(r, B) == lang]
         if not queries or not choices:
             continue
-        matrix = comp.scores(A, queries, B, choices, _SAME_NUMBER_MIN)
-        for i, ra in enumerate(queries):
-            for j, rb in enumerate(choices):
-                score = float(matrix[i][j])
+        twins = _twins(queries, choices) if same_numbering else {}
+        # Only the other rules are scored (the candidates are added in the same order).
+        taken = set(twins.values())
+        rows = [ra for ra in queries if ra.number not in twins]
+        cols = [(j, rb) for j, rb in enumerate(choices) if j not in taken]
+        matrix = (
+            comp.scores(A, rows, B, [rb for _j, rb in cols], _SAME_NUMBER_MIN)
+            if rows and cols
+            else None
+        )
+        i = -1
+        for ra in queries:
+            twin = twins.get(ra.number)
+            if twin is not None:
+                found.add(ra.number, choices[twin].number, 100.0, _SAME_NUMBER_BONUS)
+                continue
+            i += 1
+            if matrix is None:
+                continue  # every rule of the pool has its twin
+            for c, (_j, rb) in enumerate(cols):
+                score = float(matrix[i][c])
                 same = same_numbering and ra.number == rb.number
                 if same:
                     score = comp.same_number_score(A, ra, B, rb, score)
                 if score < (_SAME_NUMBER_MIN if same else TEXT_MIN):
                     continue
                 found.add(ra.number, rb.number, score, _SAME_NUMBER_BONUS if same else 0.0)
+
+
+def _twins(queries: list[Rule], choices: list[Rule]) -> dict[str, int]:
+    """The rules of `queries` whose number has the very same text in `choices` (by number:
+    the index of the twin). Such a pair scores 100 plus the same-number bonus, more than
+    any other candidate of either rule, so `greedy` takes it whatever the others score: the
+    other candidates of the twins need not be scored (neighbouring editions share most
+    texts), and no text of theirs folded."""
+    at = {rb.number: j for j, rb in enumerate(choices)}
+    out: dict[str, int] = {}
+    for ra in queries:
+        j = at.get(ra.number)
+        if j is not None and choices[j].text == ra.text:
+            out[ra.number] = j
+    return out
 
 
 def _same_numbers(
@@ -180,7 +213,8 @@ def _same_numbers(
             twin = same_b.get(ra.number)
             if twin is None or language_of(ra, A) != language_of(twin, B):
                 continue
-            score = comp.same_number_score(A, ra, B, twin)
+            # The same text scores 100 (`_twins`), unfolded.
+            score = 100.0 if ra.text == twin.text else comp.same_number_score(A, ra, B, twin)
             if score >= TEXT_MIN:
                 found.add(ra.number, twin.number, score, _SAME_NUMBER_BONUS)
 
