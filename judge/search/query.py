@@ -491,7 +491,14 @@ class ConcordanceGroups:
     def _build(self) -> dict[tuple[str, str], tuple[str, str]]:
         conc = self._concordance
         index = conc.index
-        links: list[_LinkLike] = []
+        # A concordance that gives plain rows (`Concordance.exact_rows`) is read without a
+        # link object per row.
+        rows_of: Callable[[str, str], list[tuple[str, str, float]]] | None = getattr(
+            conc, "exact_rows", None
+        )
+        # (-confidence, from edition, from rule, to edition, to rule): best first, ties in a
+        # fixed order, whether the pairs were just matched or read back.
+        links: list[tuple[float, str, str, str, str]] = []
         done: set[frozenset[str]] = set()
         for ed in index.editions:
             for other in conc.neighbours(ed.id):
@@ -499,11 +506,16 @@ class ConcordanceGroups:
                 if pair in done:
                     continue
                 done.add(pair)
-                links.extend(x for x in conc.pair_links(ed.id, other) if not x.approximate)
-        # Best first; ties in a fixed order, whether the pairs were just matched or read back.
-        links.sort(
-            key=lambda x: (-x.confidence, x.from_edition, x.from_rule, x.to_edition, x.to_rule)
-        )
+                if rows_of is not None:
+                    src = ed.id
+                    links.extend((-c, src, x, other, y) for x, y, c in rows_of(src, other))
+                else:
+                    links.extend(
+                        (-x.confidence, x.from_edition, x.from_rule, x.to_edition, x.to_rule)
+                        for x in conc.pair_links(ed.id, other)
+                        if not x.approximate
+                    )
+        links.sort()
         parent: dict[tuple[str, str], tuple[str, str]] = {}
         editions: dict[tuple[str, str], set[str]] = {}
 
@@ -514,9 +526,9 @@ class ConcordanceGroups:
                 node = parent[node]
             return node
 
-        for link in links:
-            a = find((link.from_edition, link.from_rule))
-            b = find((link.to_edition, link.to_rule))
+        for _c, from_ed, from_rule, to_ed, to_rule in links:
+            a = find((from_ed, from_rule))
+            b = find((to_ed, to_rule))
             if a == b:
                 continue
             eds_a = editions.setdefault(a, {a[0]})

@@ -218,6 +218,20 @@ class Concordance:
         """Every direct link from `edition` to `target` (for reports and benchmarks)."""
         return [link for links in self._pair_links(edition, target).values() for link in links]
 
+    def exact_rows(self, edition: str, target: str) -> list[tuple[str, str, float]]:
+        """(from rule, to rule, confidence) of every exact direct link from `edition` to
+        `target`: what `pair_links` holds, without a `Link` per row (the copies' groups
+        read 60,000 of them after each ingest)."""
+        side = self._pair_links(edition, target)
+        if isinstance(side, StoredSide):
+            return [(n, s[0], s[1]) for n, steps in side.exact_steps().items() for s in steps]
+        return [
+            (lk.from_rule, lk.to_rule, lk.confidence)
+            for links in side.values()
+            for lk in links
+            if not lk.approximate
+        ]
+
     def is_present(self, edition: str, number: str) -> bool:
         """Whether rule `number` is in the corpus of `edition` with a text: its own, or one of
         its sub-rules' (a section). A number known only by its title (a table of contents, a

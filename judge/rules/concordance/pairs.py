@@ -206,10 +206,10 @@ class StoredSide(Mapping[str, list[Link]]):
             return default
 
     def __iter__(self) -> Iterator[str]:
-        rows = self._store.rows(
-            "SELECT DISTINCT from_rule FROM links WHERE key = ? AND dir = ?", (self._key, self._dir)
-        )
-        return iter([str(r[0]) for r in rows])
+        # Whoever iterates reads every number's links next (`values`, `items`): one query.
+        if not self._complete:
+            self._load_all()
+        return iter(list(self._memo))
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
