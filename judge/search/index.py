@@ -396,18 +396,29 @@ class _Vocab:
         return max(self.surfaces[word].items(), key=itemgetter(1))[0]
 
 
-def _tokens(text: str, memo: dict[str, tuple[tuple[str, str], ...]]) -> tuple[tuple[str, str], ...]:
+def _tokens(
+    text: str,
+    memo: dict[str, tuple[tuple[str, str], ...]],
+    words: dict[str, tuple[str, str] | None],
+) -> tuple[tuple[str, str], ...]:
+    """The (folded, written) words of `text` that the typo corrector knows; `memo` by text,
+    `words` by written word (None: not a word it keeps)."""
     found = memo.get(text)
     if found is None:
         out = []
-        for match in TOKEN_RE.finditer(text):
-            surface = match.group(0)
-            folded = fold_token(surface)
-            if len(folded) < 2 or folded.isdigit():
-                continue
-            out.append((folded, surface.lower()))
+        for surface in TOKEN_RE.findall(text):
+            token = words.get(surface, _UNSEEN)
+            if token is _UNSEEN:
+                folded = fold_token(surface)
+                token = None if len(folded) < 2 or folded.isdigit() else (folded, surface.lower())
+                words[surface] = token
+            if token is not None:
+                out.append(token)
         found = memo[text] = tuple(out)
     return found
+
+
+_UNSEEN = ("", "")  # not yet in `words`
 
 
 @dataclass
@@ -610,28 +621,36 @@ def _index_editions(
     rebuild: bool = False,
 ) -> dict[str, _Table]:
     """The tables of `missing` editions, their new texts written as one segment (written
-    again when `rebuild`, though a segment of the same texts exists)."""
+    again when `rebuild`, though a segment of the same texts exists).
+
+    Each edition is read once and kept only as its table's columns (`_Rows`) and the
+    fields of its texts that no segment holds yet: over 26 new editions, their documents
+    and token lists would double the memory of an ingest."""
     new: dict[bytes, dict[str, str]] = {}  # digest -> fields, of the texts to index
-    memo: dict[str, tuple[tuple[str, str], ...]] = {}
-    pending: list[tuple[str, Edition, list[tuple[bytes, Document]], _Vocab]] = []
+    words: dict[str, tuple[str, str] | None] = {}  # a written word -> its token (`_tokens`)
+    pending: list[tuple[str, Edition, _Rows, _Vocab]] = []
     # progress in per mille: reading the editions, then indexing their new texts
     steps = len(missing)
     if progress:
         progress(0, 1000)
     for n, (key, ed) in enumerate(missing, start=1):
-        rows: list[tuple[bytes, Document]] = []
+        rows = _Rows()
         vocab = _Vocab()
+        memo: dict[str, tuple[tuple[str, str], ...]] = {}  # one edition's texts (titles repeat)
+        rules_of = ed.rules
         for doc in _edition_documents(index, ed):
             fields_ = _indexed_fields(doc)
             digest = _fields_digest(fields_)
             if digest not in known and digest not in new:
                 new[digest] = fields_
-            rows.append((digest, doc))
-            vocab.add(_tokens(doc.body, memo), _LANGUAGE_BIT[doc.language])
-            vocab.add(_tokens(doc.titles, memo), _LANGUAGE_BIT[doc.title_language])
+            found = rules_of.get(doc.rule) if doc.kind != "glossary" else None
+            rows.add(digest, doc, found is not None and found.title_only)
+            vocab.add(_tokens(doc.body, memo, words), _LANGUAGE_BIT[doc.language])
+            vocab.add(_tokens(doc.titles, memo, words), _LANGUAGE_BIT[doc.title_language])
         pending.append((key, ed, rows, vocab))
         if progress:
             progress(200 * n // steps, 1000)
+    del words
     if new:
         digests = list(new)
         h = hashlib.sha256(code_salt())
@@ -645,11 +664,14 @@ def _index_editions(
                 progress(200 + 780 * done // max(1, total), 1000)
 
         final = root / _SEGMENTS / name
-        _build_segment(final, [new[d] for d in digests], digests, home, report, rebuild)
+        docs = list(new.values())
+        new.clear()  # the fields live on in `docs` only, until the segment is written
+        _build_segment(final, docs, digests, home, report, rebuild)
+        del docs
         known = {**known, **{d: (name, i) for i, d in enumerate(digests)}}
     out: dict[str, _Table] = {}
     for key, ed, rows, vocab in pending:
-        table = _make_table(ed, rows, vocab, known)
+        table = rows.table(ed.id, vocab, known)
         _write_signed(root / _EDITIONS / f"{key}.bin", table.encode(), home)
         out[key] = table
     if progress:
@@ -657,41 +679,44 @@ def _index_editions(
     return out
 
 
-def _make_table(
-    ed: Edition,
-    rows: list[tuple[bytes, Document]],
-    vocab: _Vocab,
-    known: dict[bytes, tuple[str, int]],
-) -> _Table:
-    """An edition's table: each document, where its text is indexed, what ranking needs."""
-    segment_names: dict[str, int] = {}
-    rule_names: dict[str, int] = {}
-    segment, local, paras, rule = array("H"), array("I"), array("I"), array("I")
-    kinds, langs, title_only = bytearray(), bytearray(), bytearray()
-    rules_of = ed.rules
-    for digest, doc in rows:
-        seg, number = known[digest]
-        segment.append(segment_names.setdefault(seg, len(segment_names)))
-        local.append(number)
-        kinds.append(_KINDS.index(doc.kind))
-        langs.append(_LANGS.index(doc.language))
-        paras.append(doc.para)
-        rule.append(rule_names.setdefault(doc.rule, len(rule_names)))
-        found = rules_of.get(doc.rule) if doc.kind != "glossary" else None
-        title_only.append(1 if found is not None and found.title_only else 0)
-    return _Table(
-        ed.id,
-        list(segment_names),
-        segment,
-        local,
-        bytes(kinds),
-        bytes(langs),
-        paras,
-        list(rule_names),
-        rule,
-        vocab,
-        bytes(title_only),
-    )
+class _Rows:
+    """An edition's documents as its table holds them, but for where each is indexed (its
+    text's digest, looked up once the new segment is written)."""
+
+    def __init__(self) -> None:
+        self.digests: list[bytes] = []
+        self.kinds, self.langs, self.title_only = bytearray(), bytearray(), bytearray()
+        self.paras, self.rule = array("I"), array("I")
+        self.rule_names: dict[str, int] = {}
+
+    def add(self, digest: bytes, doc: Document, title_only: bool) -> None:
+        self.digests.append(digest)
+        self.kinds.append(_KINDS.index(doc.kind))
+        self.langs.append(_LANGS.index(doc.language))
+        self.paras.append(doc.para)
+        self.rule.append(self.rule_names.setdefault(doc.rule, len(self.rule_names)))
+        self.title_only.append(1 if title_only else 0)
+
+    def table(self, edition: str, vocab: _Vocab, known: dict[bytes, tuple[str, int]]) -> _Table:
+        segment_names: dict[str, int] = {}
+        segment, local = array("H"), array("I")
+        for digest in self.digests:
+            seg, number = known[digest]
+            segment.append(segment_names.setdefault(seg, len(segment_names)))
+            local.append(number)
+        return _Table(
+            edition,
+            list(segment_names),
+            segment,
+            local,
+            bytes(self.kinds),
+            bytes(self.langs),
+            self.paras,
+            list(self.rule_names),
+            self.rule,
+            vocab,
+            bytes(self.title_only),
+        )
 
 
 def _build_segment(
