@@ -4,6 +4,7 @@ kept on disk: a search process reads them instead of walking 60,000 links."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,3 +47,31 @@ def test_a_damaged_groups_file_is_built_again(tmp_path: Path, damage: bytes) -> 
         hit = judge.search("créature endurance 0 cimetière").result.hits[0]
     assert ("fr-pre2009", "420.5b") in hit.also
     assert kept.read_bytes() == good  # rewritten whole
+
+
+class _LinksOnly:
+    """The concordance seen through `pair_links` alone (no `exact_rows`)."""
+
+    def __init__(self, conc: Any) -> None:
+        self.index = conc.index
+        self._conc = conc
+
+    def neighbours(self, edition: str) -> tuple[str, ...]:
+        return tuple(self._conc.neighbours(edition))
+
+    def pair_links(self, edition: str, target: str) -> list[Any]:
+        return list(self._conc.pair_links(edition, target))
+
+    def direct_pairs_key(self) -> str | None:
+        return None
+
+
+def test_groups_from_rows_are_the_groups_from_links(en_home: Path) -> None:
+    with session.open_judge(en_home) as judge:
+        conc = judge.concordance
+        from_rows = ConcordanceGroups(conc)._build()
+        from_links = ConcordanceGroups(_LinksOnly(conc))._build()
+    assert from_rows == from_links
+    assert len(set(from_rows.values())) < len(from_rows)  # some rules are grouped
+    # the legend rule across renumbering: one group
+    assert from_rows[("en-2008-07-15", "420.5e")] == from_rows[("en-2011-09-30", "704.5k")]
