@@ -217,3 +217,23 @@ def test_too_many_segments_are_merged_into_one(
         got = answers(merged)
     with Searcher(en_index, home=tmp_path / "fresh") as fresh:
         assert answers(fresh) == got
+
+
+def test_tokens_with_the_word_cache_are_the_plain_tokens(en_index: RuleIndex) -> None:
+    """The typo corrector's words of each text: folding each written word once (`words`)
+    gives what folding every token does."""
+    from judge.search.analysis import TOKEN_RE, fold_token
+
+    words: dict[str, tuple[str, str] | None] = {}
+    texts = 0
+    for doc in iter_documents(en_index):
+        for text in (doc.body, doc.titles):
+            plain = []
+            for match in TOKEN_RE.finditer(text):
+                folded = fold_token(match.group(0))
+                if len(folded) >= 2 and not folded.isdigit():
+                    plain.append((folded, match.group(0).lower()))
+            assert search_index._tokens(text, {}, words) == tuple(plain), text
+            texts += 1
+    assert texts > 5_000
+    assert any(token is None for token in words.values())  # digits and letters kept out
