@@ -8,6 +8,8 @@ to read it."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
@@ -721,11 +723,51 @@ def prepare(home: Path | None = None, parsed: Sequence[store.Parsed] = ()) -> No
     segment of each new edition (the next search builds nothing)."""
     given = {p.meta.id: p for p in parsed}
     with Judge(load_index(home=home, parsed=given), home) as judge:
-        judge.concordance.warm()
-        from judge.search.index import prepare as prepare_search
+        # The search index needs only the rules: a second core builds it while this one
+        # matches the pairs. This process then finds it built, or builds it (the child
+        # failed, or there was none) and reports what went wrong as usual.
+        child = _in_child(lambda: _prepare_search(judge, home))
+        try:
+            judge.concordance.warm()
+            judge._groups().prepare()  # the copies' groups, so that no search builds them
+        finally:
+            _wait(child)
+        _prepare_search(judge, home)
 
-        prepare_search(judge._index, home)
-        judge._groups().prepare()  # the copies' groups, so that no search builds them
+
+def _prepare_search(judge: Judge, home: Path | None) -> None:
+    from judge.search.index import prepare as prepare_search
+
+    prepare_search(judge._index, home)
+
+
+def _in_child(work: Callable[[], None]) -> int | None:
+    """Run `work` in a forked process and return its pid; None (nothing run) with a single
+    core, without fork, or when another thread runs (the app: a fork copies no thread and
+    may copy a lock held by one)."""
+    if not hasattr(os, "fork") or threading.active_count() > 1:
+        return None
+    cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(1)
+    if len(cores) < 2:
+        return None
+    try:
+        pid = os.fork()
+    except OSError:
+        return None
+    if pid == 0:  # the child: no return, no exit handlers, no buffers of the parent's
+        code = 1
+        try:
+            work()
+            code = 0
+        finally:
+            os._exit(code)
+    return pid
+
+
+def _wait(pid: int | None) -> None:
+    if pid is not None:
+        with contextlib.suppress(ChildProcessError):
+            os.waitpid(pid, 0)
 
 
 def gallery() -> dict[str, Path]:
