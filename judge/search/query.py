@@ -520,10 +520,13 @@ class ConcordanceGroups:
         editions: dict[tuple[str, str], set[str]] = {}
 
         def find(node: tuple[str, str]) -> tuple[str, str]:
-            parent.setdefault(node, node)
-            while parent[node] != node:
-                parent[node] = parent[parent[node]]
-                node = parent[node]
+            up = parent.get(node)
+            if up is None:
+                parent[node] = node
+                return node
+            while up != node:  # path halving
+                parent[node] = above = parent[up]
+                node, up = above, parent[above]
             return node
 
         for _c, from_ed, from_rule, to_ed, to_rule in links:
@@ -531,9 +534,13 @@ class ConcordanceGroups:
             b = find((to_ed, to_rule))
             if a == b:
                 continue
-            eds_a = editions.setdefault(a, {a[0]})
-            eds_b = editions.setdefault(b, {b[0]})
-            if eds_a & eds_b:
+            eds_a = editions.get(a)
+            if eds_a is None:
+                eds_a = editions[a] = {a[0]}
+            eds_b = editions.get(b)
+            if eds_b is None:
+                eds_b = editions[b] = {b[0]}
+            if not eds_a.isdisjoint(eds_b):
                 continue
             if len(eds_a) < len(eds_b):
                 a, b, eds_a, eds_b = b, a, eds_b, eds_a

@@ -224,7 +224,7 @@ class Concordance:
         read 60,000 of them after each ingest)."""
         side = self._pair_links(edition, target)
         if isinstance(side, StoredSide):
-            return [(n, s[0], s[1]) for n, steps in side.exact_steps().items() for s in steps]
+            return side.exact_rows()
         return [
             (lk.from_rule, lk.to_rule, lk.confidence)
             for links in side.values()

@@ -176,6 +176,21 @@ class StoredSide(Mapping[str, list[Link]]):
                 known.append(step)
         return {n: tuple(steps) for n, steps in grouped.items()}
 
+    def exact_rows(self) -> list[tuple[str, str, float]]:
+        """(from rule, to rule, confidence) of every exact link of this side, in no order,
+        in one query."""
+        rows = self._store.rows(
+            "SELECT from_rule, to_rule, method, confidence FROM links "
+            "WHERE key = ? AND dir = ? AND approximate = 0",
+            (self._key, self._dir),
+        )
+        methods = _METHOD
+        return [
+            (str(number), to_rule, confidence)
+            for number, to_rule, method, confidence in rows
+            if method in methods and type(confidence) is float and type(to_rule) is str
+        ]
+
     def __getitem__(self, number: str) -> list[Link]:
         known = self._memo.get(number)
         if known is None and self._complete:
