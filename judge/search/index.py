@@ -48,10 +48,11 @@ import time
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, pairwise, repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+import numpy as np
 
 from judge.rules import store
 from judge.rules.errors import JudgeError
@@ -61,6 +62,7 @@ from judge.search import analysis
 from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
     from whoosh import fields
     from whoosh.filedb.filestore import FileStorage
 
@@ -1004,13 +1006,27 @@ class _Part:
     whoosh: Any  # whoosh.index.FileIndex
     reader: Any
     searcher: Any
-    # per physical document of the segment: the documents (of the view) that it is, and
-    # how many (none when only editions outside the view hold it)
-    docs_of: list[tuple[int, ...]]
-    width: list[int]
+    # per physical document of the segment, the documents (of the view) that it is:
+    # `virtual[starts[i]:starts[i] + width[i]]` (none when only editions outside the view
+    # hold it); arrays, so that a posting list is mapped at C speed and the loaded index is
+    # a few objects, not one tuple per document for the garbage collector to walk
+    virtual: NDArray[np.int64]
+    starts: NDArray[np.int64]
+    width: NDArray[np.int64]
+
+    def expand(self, local: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The view's documents that the physical documents `local` are, in order."""
+        widths = self.width[local]
+        total = int(widths.sum())
+        if total == 0:
+            return np.empty(0, dtype=np.int64)
+        # each physical document's first view document, then consecutive ones
+        first = np.repeat(self.starts[local] - (np.cumsum(widths) - widths), widths)
+        return self.virtual[first + np.arange(total, dtype=np.int64)]
 
 
-Postings = tuple[list[int], list[float]]
+# document numbers (int64) and term frequencies (float64), read-only
+Postings = tuple["NDArray[np.int64]", "NDArray[np.float64]"]
 
 
 @dataclass
@@ -1030,25 +1046,31 @@ class OpenedIndex:
 
     def postings(self, fieldname: str, term: str) -> Postings:
         """Document numbers and term frequencies of `term` in `fieldname`: whoosh's postings
-        of each segment, each physical document read as the documents that are it."""
+        of each segment, each physical document read as the documents that are it (its
+        frequency repeated for each)."""
         key = (fieldname, term)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        ids: list[int] = []
-        tfs: list[float] = []
+        ids: list[NDArray[np.int64]] = []
+        tfs: list[NDArray[np.float64]] = []
         for part in self.parts:
             if not part.reader.doc_frequency(fieldname, term):
                 continue
             local, weights = _segment_postings(part.reader, fieldname, term)
-            # at C speed: each physical document read as its documents, its frequency
-            # repeated for each
-            ids.extend(chain.from_iterable(map(part.docs_of.__getitem__, local)))
-            widths = map(part.width.__getitem__, local)
-            tfs.extend(chain.from_iterable(map(repeat, weights, widths)))
+            local_ids = np.asarray(local, dtype=np.int64)
+            ids.append(part.expand(local_ids))
+            tfs.append(np.repeat(np.asarray(weights, dtype=np.float64), part.width[local_ids]))
+        result = (
+            (np.concatenate(ids), np.concatenate(tfs))
+            if ids
+            else (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64))
+        )
+        result[0].flags.writeable = False
+        result[1].flags.writeable = False
         if len(self._cache) > 50_000:
             self._cache.clear()
-        result = self._cache[key] = (ids, tfs)
+        self._cache[key] = result
         return result
 
     def doc_frequency(self, fieldname: str, term: str) -> int:
@@ -1056,16 +1078,18 @@ class OpenedIndex:
             return 0
         return len(self.postings(fieldname, term)[0])
 
-    def phrase_docs(self, fieldname: str, words: Sequence[str], slop: int) -> frozenset[int]:
-        """The documents where `words` are a phrase (`slop` words apart at most)."""
+    def phrase_docs(self, fieldname: str, words: Sequence[str], slop: int) -> NDArray[np.int64]:
+        """The documents where `words` are a phrase (`slop` words apart at most), sorted."""
         from whoosh import query as wq
 
         query = wq.Phrase(fieldname, list(words), slop=slop)
-        out: list[int] = []
-        for part in self.parts:
-            found = part.searcher.docs_for_query(query)
-            out.extend(chain.from_iterable(map(part.docs_of.__getitem__, found)))
-        return frozenset(out)
+        out = [
+            part.expand(np.asarray(list(part.searcher.docs_for_query(query)), dtype=np.int64))
+            for part in self.parts
+        ]
+        found = np.unique(np.concatenate(out)) if out else np.empty(0, dtype=np.int64)
+        found.flags.writeable = False
+        return found
 
     def close(self) -> None:
         for part in self.parts:
@@ -1115,6 +1139,7 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         virtual = _read_ints("I", parts[11])
         if len(starts) != sum(counts) + 1 or starts[-1] != len(virtual):
             raise ValueError("table des documents incohérente")
+        virtual_ids = np.asarray(virtual, dtype=np.int64)
         offset = 0
         for name, count in zip(names, counts, strict=True):
             folder = root / _SEGMENTS / name
@@ -1124,10 +1149,10 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
                 raise SearchIndexError(f"Index de recherche non signé ou modifié : {folder}")
             ix = _storage(folder, readonly=True).open_index()
             searcher = ix.searcher()
-            bounds = starts[offset : offset + count + 1]
-            docs_of = [tuple(virtual[a:b]) for a, b in pairwise(bounds)]
-            width = [b - a for a, b in pairwise(bounds)]
-            opened.append(_Part(ix, searcher.reader(), searcher, docs_of, width))
+            bounds = np.asarray(starts[offset : offset + count + 1], dtype=np.int64)
+            opened.append(
+                _Part(ix, searcher.reader(), searcher, virtual_ids, bounds[:-1], np.diff(bounds))
+            )
             if ix.doc_count_all() != count:
                 raise ValueError(f"nombre de documents incohérent : {folder}")
             offset += count

@@ -42,7 +42,9 @@ import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
+
+import numpy as np
 
 from judge.rules.cache import publish
 from judge.rules.errors import JudgeError
@@ -51,7 +53,17 @@ from judge.rules.model import Rule
 from judge.rules.numbers import canonical
 from judge.search import analysis
 from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token, normalize
-from judge.search.index import DocInfo, OpenedIndex, ProgressCallback, ensure_index, heading_of
+from judge.search.index import (
+    DocInfo,
+    OpenedIndex,
+    Postings,
+    ProgressCallback,
+    ensure_index,
+    heading_of,
+)
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 GLOSSARY_PATH = CORPUS_DIR / "glossary-fr-en.toml"
 FRENCH_WORDS_PATH = CORPUS_DIR / "mots-fr.txt"  # real French words, never "corrected"
@@ -585,8 +597,8 @@ class Searcher:
             name: sum(column) / max(1, sum(1 for n in column if n))
             for name, column in self._lengths.items()
         }
-        self._posting_cache: dict[tuple[str, str], tuple[Sequence[int], Sequence[float]]] = {}
-        self._phrase_cache: dict[tuple[str, tuple[str, ...], int], frozenset[int]] = {}
+        self._posting_cache: dict[tuple[str, str], Postings] = {}
+        self._phrase_cache: dict[tuple[str, tuple[str, ...], int], NDArray[np.int64]] = {}
         self._frequencies: dict[tuple[str, str], int] = {}
         vocab = self._opened.vocabulary
         french = load_words(FRENCH_WORDS_PATH)
@@ -614,6 +626,17 @@ class Searcher:
         self._other_language: dict[str, list[bool]] = {
             lang: [info.language != lang for info in self._docs] for lang in _LANGUAGES
         }
+        # the same tables as arrays: ranking is done at C speed over every document
+        self._length_arrays = {
+            name: np.asarray(column, dtype=np.float64) for name, column in self._lengths.items()
+        }
+        self._kind_weights = np.asarray(self._kind_weight, dtype=np.float64)
+        self._other_arrays = {
+            lang: np.asarray(flags, dtype=np.bool_) for lang, flags in self._other_language.items()
+        }
+        self._edition_codes = np.asarray(
+            [self._order[info.edition] for info in self._docs], dtype=np.int32
+        )
         self._docs_of_rule: dict[tuple[str, str], list[int]] | None = None
         self._parent_docs: dict[int, tuple[int, ...]] = {}  # the texts of a doc's parent
         self._lineage: dict[tuple[str, str], tuple[str, ...]] = {}
@@ -878,14 +901,14 @@ class Searcher:
         self,
         words: list[_Word],
         idf: dict[tuple[str, str], float],
-        scores: dict[int, float],
+        scores: _Scores,
     ) -> None:
         """A bonus for the query's words as a phrase (a few words apart at most)."""
         for lang in _LANGUAGES:
             seq = tuple(t for w in words for t in w.terms[lang])
             field = f"body_{lang}"
             if 2 <= len(seq) <= 8 and all(self._df(field, t) for t in seq):
-                docs = self._phrase_docs(field, seq, slop=3)
+                docs = self._dense(self._phrase_docs(field, seq, slop=3))
                 for t in seq:
                     # A word kept in one language only (`d`: elided in French, a plain
                     # letter in English) has no IDF of its own in the other.
@@ -933,12 +956,11 @@ class Searcher:
                     idf.setdefault((lang, term), weight)
         if not kept:
             return [], missing
-        scores: dict[int, float] = {}
-        masks: dict[int, int] = {}  # document -> the concepts it has (bit i: concept i)
+        scores = _Scores(len(self._docs))
+        # document -> the concepts it has (bit i: concept i; MAX_WORDS < 63)
+        masks = np.zeros(len(self._docs), dtype=np.int64)
         for i, c in enumerate(kept):
-            bit = 1 << i
-            for d in self._score_concept(c, idf, scores):
-                masks[d] = masks.get(d, 0) | bit
+            masks[self._score_concept(c, idf, scores)] |= 1 << i
         covered = _Coverage(masks, importance)
         if len(kept) >= 2:
             self._phrase_bonus(words, idf, scores)
@@ -970,7 +992,7 @@ class Searcher:
 
     def _rank_rules(
         self,
-        scores: dict[int, float],
+        scores: _Scores,
         covered: _Coverage,
         terms: dict[AnalyzerLanguage, set[str]],
         editions: list[str] | None,
@@ -1014,55 +1036,57 @@ class Searcher:
 
     def _weigh(
         self,
-        scores: dict[int, float],
+        scores: _Scores,
         covered: _Coverage,
         editions: list[str] | None,
         language: str | None,
         query_language: str,
         other_weight: float,
     ) -> list[tuple[float, int]]:
-        """Each paragraph's score times its kind's weight and its coverage of the query. A
-        paragraph in another language than the query's weighs `other_weight`: a French
-        judge reads the French rule first when the French text can answer. A sub-rule is
-        read with its parent's text: the concepts the parent has count, a little, as the
-        sub-rule's (118.1c, Commander, under 118.1 « Chaque joueur commence la partie… »)."""
-        kind_weight = self._kind_weight
-        other = self._other_language[query_language]
-        share = covered.share
-        masks = covered.masks
-        factors: dict[int, float] = {}  # coverage factor per set of concepts (a handful)
-        weighted: list[tuple[float, int]] = []
-        append = weighted.append
-        for d, raw in scores.items():
-            mask = masks.get(d, 0)
-            factor = factors.get(mask)
-            if factor is None:
-                factor = factors[mask] = 0.15 + 0.85 * share(mask) ** 2
-            append((raw * kind_weight[d] * (other_weight if other[d] else 1.0) * factor, d))
+        """The best paragraphs (top-k, best first), each one's score times its kind's weight
+        and its coverage of the query. A paragraph in another language than the query's
+        weighs `other_weight`: a French judge reads the French rule first when the French
+        text can answer. A sub-rule is read with its parent's text: the concepts the parent
+        has count, a little, as the sub-rule's (118.1c, Commander, under 118.1 « Chaque
+        joueur commence la partie… »). Vectorised over every scored document; ties go to
+        the higher document number."""
+        docs = np.flatnonzero(scores.touched)
         if editions or language:
-            docs = self._docs
-            weighted = [
-                (sc, d)
-                for sc, d in weighted
-                if (not editions or docs[d].edition in editions)
-                and (not language or docs[d].language == language)
-            ]
-        if PARENT_CONTEXT:
-            # only the best few get their parent's context (it can only raise a score)
-            weighted = heapq.nlargest(TOP_K, weighted)
-            weighted = [
-                (
-                    scores[d]
-                    * kind_weight[d]
-                    * (other_weight if other[d] else 1.0)
-                    * (0.15 + 0.85 * covered.with_context(d, self._parent_mask(d, masks)) ** 2),
-                    d,
-                )
-                for _, d in weighted
-            ]
-        return weighted
+            keep = np.ones(len(docs), dtype=np.bool_)
+            if editions:
+                codes = [self._order[e] for e in editions if e in self._order]
+                keep &= np.isin(self._edition_codes[docs], codes)
+            if language:
+                keep &= ~self._other_arrays[language][docs]
+            docs = docs[keep]
+        masks = covered.masks
+        # coverage factor per set of concepts (a handful), in Python floats as before
+        found, inverse = np.unique(masks[docs], return_inverse=True)
+        factors = np.asarray(
+            [0.15 + 0.85 * covered.share(m) ** 2 for m in found.tolist()], dtype=np.float64
+        )
+        other = np.where(self._other_arrays[query_language][docs], other_weight, 1.0)
+        values = scores.scores[docs] * self._kind_weights[docs] * other * factors[inverse]
+        best = _top(values, docs, TOP_K)
+        chosen: list[int] = docs[best].tolist()
+        if not PARENT_CONTEXT:
+            return list(zip(values[best].tolist(), chosen, strict=True))
+        # only the best few get their parent's context (it can only raise a score)
+        kind_weight = self._kind_weight
+        other_language = self._other_language[query_language]
+        raw: list[float] = scores.scores[chosen].tolist()
+        return [
+            (
+                sc
+                * kind_weight[d]
+                * (other_weight if other_language[d] else 1.0)
+                * (0.15 + 0.85 * covered.with_context(d, self._parent_mask(d, masks)) ** 2),
+                d,
+            )
+            for sc, d in zip(raw, chosen, strict=True)
+        ]
 
-    def _parent_mask(self, d: int, masks: dict[int, int]) -> int:
+    def _parent_mask(self, d: int, masks: NDArray[np.int64]) -> int:
         """The concepts the text of the document's parent rule has."""
         parents = self._parent_docs.get(d)
         if parents is None:
@@ -1079,7 +1103,7 @@ class Searcher:
             self._parent_docs[d] = parents
         mask = 0
         for p in parents:
-            mask |= masks.get(p, 0)
+            mask |= int(masks[p])
         return mask
 
     def _ancestors(self, edition: str, number: str) -> tuple[str, ...]:
@@ -1208,15 +1232,15 @@ class Searcher:
     # -- scoring ----------------------------------------------------------------------
 
     def _score_concept(
-        self, concept: _Concept, idf: dict[tuple[str, str], float], scores: dict[int, float]
-    ) -> set[int]:
+        self, concept: _Concept, idf: dict[tuple[str, str], float], scores: _Scores
+    ) -> NDArray[np.bool_]:
         """Add the concept's BM25 to `scores`, every form in every field; return the
         documents that have it. Multi-word forms count where they appear as a phrase (in
         paragraphs) or with all their words (titles, short); they weigh as one word. A
         related form in the section titles above a paragraph scores but does not make the
         paragraph have the concept (every rule of 704 sits under « actions basées sur un
         état »)."""
-        found: set[int] = set()
+        found = np.zeros(len(self._docs), dtype=np.bool_)
         for lang, seqs in concept.forms.items():
             for seq, weight in seqs:
                 for role, role_weight in _FIELD_WEIGHT.items():
@@ -1227,20 +1251,21 @@ class Searcher:
                     counts = role != "title" or (lang, seq) not in concept.related
                     if len(seq) == 1:
                         got = self._add_term(field, seq[0], idf[(lang, seq[0])], boost, scores)
+                        if counts:
+                            found[got] = True
+                        continue
+                    if role == "body":
+                        docs = self._dense(self._phrase_docs(field, seq))
                     else:
-                        if role == "body":
-                            docs = self._phrase_docs(field, seq)
-                        else:
-                            docs = frozenset.intersection(
-                                *(frozenset(self._postings(field, t)[0]) for t in seq)
-                            )
-                        got = set()
-                        for t in seq:
-                            got |= self._add_term(
-                                field, t, idf[(lang, t)], boost / len(seq), scores, docs
-                            )
-                    if counts:
-                        found |= got
+                        docs = self._dense(self._postings(field, seq[0])[0])
+                        for t in seq[1:]:
+                            docs &= self._dense(self._postings(field, t)[0])
+                    for t in seq:
+                        got = self._add_term(
+                            field, t, idf[(lang, t)], boost / len(seq), scores, docs
+                        )
+                        if counts:
+                            found[got] = True
         return found
 
     def _add_term(
@@ -1249,40 +1274,49 @@ class Searcher:
         term: str,
         idf: float,
         boost: float,
-        scores: dict[int, float],
-        only: frozenset[int] | None = None,
-    ) -> set[int]:
+        scores: _Scores,
+        only: NDArray[np.bool_] | None = None,
+    ) -> NDArray[np.int64]:
+        """Add the term's BM25 to the documents that have it (those of `only`, if given);
+        return them."""
         ids, tfs = self._postings(field, term)
-        lengths = self._lengths.get(field)
-        if lengths is None:
-            return set()
+        lengths = self._length_arrays.get(field)
+        if lengths is None or not len(ids):
+            return _NO_DOCS
+        if only is not None:
+            keep = only[ids]
+            ids, tfs = ids[keep], tfs[keep]
         k1 = BM25_K1
         b = BM25_B if field.startswith("body_") else 0.3
         fixed = k1 * (1 - b)
         per_token = k1 * b / (self._average.get(field) or 1.0)
         factor = boost * idf * (k1 + 1)
-        found: set[int] = set()
-        for d, tf in zip(ids, tfs, strict=True):
-            if only is not None and d not in only:
-                continue
-            scores[d] = scores.get(d, 0.0) + factor * tf / (tf + fixed + per_token * lengths[d])
-            found.add(d)
-        return found
+        # the same operations, in the same order, as a loop over the documents would do
+        # (a document appears once in a posting list)
+        scores.scores[ids] += factor * tfs / (tfs + fixed + per_token * lengths[ids])
+        scores.touched[ids] = True
+        return ids
 
-    def _postings(self, field: str, term: str) -> tuple[Sequence[int], Sequence[float]]:
+    def _dense(self, docs: NDArray[np.int64]) -> NDArray[np.bool_]:
+        """`docs` as a mask over every document."""
+        out = np.zeros(len(self._docs), dtype=np.bool_)
+        out[docs] = True
+        return out
+
+    def _postings(self, field: str, term: str) -> Postings:
         """Document numbers and term frequencies of `term` in `field` (cached: the index
         is read-only); the index reads each shared paragraph as the documents that hold it."""
         key = (field, term)
         cached = self._posting_cache.get(key)
         if cached is not None:
             return cached
-        result = self._opened.postings(field, term) if self._df(field, term) else ([], [])
+        result = self._opened.postings(field, term) if self._df(field, term) else _NO_POSTINGS
         if len(self._posting_cache) > 50_000:
             self._posting_cache.clear()
         self._posting_cache[key] = result
         return result
 
-    def _phrase_docs(self, field: str, seq: tuple[str, ...], slop: int = 1) -> frozenset[int]:
+    def _phrase_docs(self, field: str, seq: tuple[str, ...], slop: int = 1) -> NDArray[np.int64]:
         key = (field, seq, slop)
         cached = self._phrase_cache.get(key)
         if cached is None:
@@ -1472,11 +1506,37 @@ class Searcher:
         return out
 
 
+_NO_DOCS: NDArray[np.int64] = np.empty(0, dtype=np.int64)
+_NO_POSTINGS: Postings = (_NO_DOCS, np.empty(0, dtype=np.float64))
+
+
+class _Scores:
+    """Each document's BM25 so far, and whether any term scored it (a dense array per
+    query: tens of thousands of documents, at C speed)."""
+
+    def __init__(self, size: int) -> None:
+        self.scores = np.zeros(size, dtype=np.float64)
+        self.touched = np.zeros(size, dtype=np.bool_)
+
+
+def _top(values: NDArray[np.float64], docs: NDArray[np.int64], k: int) -> NDArray[np.intp]:
+    """Positions of the `k` best values, best first, ties to the higher document number
+    (the order of `heapq.nlargest` over (score, document) pairs)."""
+    n = len(values)
+    if n > k:
+        kth = np.partition(values, n - k)[n - k]
+        candidates = np.flatnonzero(values >= kth)
+    else:
+        candidates = np.arange(n)
+    order = np.lexsort((-docs[candidates], -values[candidates]))[:k]
+    return candidates[order]
+
+
 class _Coverage:
     """Which concepts each document has, and the share of the query that makes (each
     concept weighing its importance)."""
 
-    def __init__(self, masks: dict[int, int], importance: list[float]) -> None:
+    def __init__(self, masks: NDArray[np.int64], importance: list[float]) -> None:
         self.masks = masks
         self.importance = importance
         self.total = sum(importance) or 1.0
@@ -1491,11 +1551,11 @@ class _Coverage:
         return found
 
     def with_context(self, d: int, context: int) -> float:
-        own = self.masks.get(d, 0)
+        own = int(self.masks[d])
         return self.share(own) + PARENT_CONTEXT * self.share(context & ~own)
 
     def complete(self, d: int) -> bool:
-        return self.masks.get(d, 0) == self.full
+        return int(self.masks[d]) == self.full
 
 
 def _diversify(ranked: list[_Ranked], limit: int) -> list[_Ranked]:
