@@ -42,7 +42,7 @@ import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, Protocol
+from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
 import numpy as np
 
@@ -543,8 +543,7 @@ class ConcordanceGroups:
         return {node: find(node) for node in parent}
 
 
-@dataclass(frozen=True)
-class _Ranked:
+class _Ranked(NamedTuple):  # a tuple: hundreds are made per query
     score: float
     edition: str
     rule: str
@@ -1007,31 +1006,39 @@ class Searcher:
         # top-k before grouping: the long tail never reaches the first page
         weighted = heapq.nlargest(TOP_K, weighted)
         weighted = self._in_named_sections(weighted, terms)
+        docs = self._docs
         exact = {
-            (self._docs[d].edition, self._docs[d].rule)
+            (info.edition, info.rule)
             for _, d in weighted
-            if self._docs[d].kind == "title"
+            if (info := docs[d]).kind == "title"
             and covered.complete(d)
-            and self._whole_heading(self._docs[d], terms)
+            and self._whole_heading(info, terms)
         }
         groups: dict[tuple[str, str], list[tuple[float, int]]] = {}
-        docs = self._docs
-        for score, d in weighted:  # best first
-            info = docs[d]
+        for item in weighted:  # best first
+            info = docs[item[1]]
             key = self._under_heading(info, exact) if exact else (info.edition, info.rule)
-            groups.setdefault(key, []).append((score, d))
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [item]
+            else:
+                group.append(item)
         rules: list[_Ranked] = []
+        append = rules.append
         title_only = self._title_only
         for (ed, number), group in groups.items():
             best, best_doc = group[0]
             best_info = docs[best_doc]
+            if len(group) == 1 and not exact:  # most rules: one paragraph among the best
+                append(_Ranked(best + 0.0, ed, number, best_info, False, not title_only[best_doc]))
+                continue
             if (ed, number) in exact:
                 best *= HEADING_BONUS
                 best_info = next((docs[d] for _, d in group if docs[d].rule == number), best_info)
             score = best + 0.1 * sum(sc for sc, _ in group[1:3])
             # text of its own, or of the sub-rules folded under its heading
             has_text = not all(title_only[d] for _, d in group)
-            rules.append(_Ranked(score, ed, number, best_info, (ed, number) in exact, has_text))
+            append(_Ranked(score, ed, number, best_info, (ed, number) in exact, has_text))
         return rules
 
     def _weigh(
@@ -1060,34 +1067,51 @@ class Searcher:
                 keep &= ~self._other_arrays[language][docs]
             docs = docs[keep]
         masks = covered.masks
-        # coverage factor per set of concepts (a handful), in Python floats as before
-        found, inverse = np.unique(masks[docs], return_inverse=True)
-        factors = np.asarray(
-            [0.15 + 0.85 * covered.share(m) ** 2 for m in found.tolist()], dtype=np.float64
-        )
-        other = np.where(self._other_arrays[query_language][docs], other_weight, 1.0)
-        values = scores.scores[docs] * self._kind_weights[docs] * other * factors[inverse]
+        values = scores.scores[docs] * self._kind_weights[docs]
+        values *= np.where(self._other_arrays[query_language][docs], other_weight, 1.0)
+        values *= _coverage_factors(covered, masks[docs])
         best = _top(values, docs, TOP_K)
         chosen: list[int] = docs[best].tolist()
         if not PARENT_CONTEXT:
             return list(zip(values[best].tolist(), chosen, strict=True))
         # only the best few get their parent's context (it can only raise a score)
-        kind_weight = self._kind_weight
-        other_language = self._other_language[query_language]
-        raw: list[float] = scores.scores[chosen].tolist()
-        return [
-            (
-                sc
-                * kind_weight[d]
-                * (other_weight if other_language[d] else 1.0)
-                * (0.15 + 0.85 * covered.with_context(d, self._parent_mask(d, masks)) ** 2),
-                d,
-            )
-            for sc, d in zip(raw, chosen, strict=True)
-        ]
+        top = docs[best]
+        own = masks[top]
+        context = self._parent_masks(chosen, masks) & ~own
+        # the factor per (own concepts, parent's other concepts): a handful of pairs
+        pairs, inverse = np.unique((own << 32) | context, return_inverse=True)
+        factors = np.asarray(
+            [
+                0.15
+                + 0.85 * (covered.share(p >> 32) + PARENT_CONTEXT * covered.share(p & _LOW)) ** 2
+                for p in pairs.tolist()
+            ],
+            dtype=np.float64,
+        )
+        values = scores.scores[top] * self._kind_weights[top]
+        values *= np.where(self._other_arrays[query_language][top], other_weight, 1.0)
+        values *= factors[inverse]
+        return list(zip(values.tolist(), chosen, strict=True))
 
-    def _parent_mask(self, d: int, masks: NDArray[np.int64]) -> int:
-        """The concepts the text of the document's parent rule has."""
+    def _parent_masks(self, chosen: list[int], masks: NDArray[np.int64]) -> NDArray[np.int64]:
+        """For each document, the concepts the text of its parent rule has."""
+        owners: list[int] = []
+        parents: list[int] = []
+        known = self._parent_docs
+        for i, d in enumerate(chosen):
+            found = known.get(d)
+            if found is None:
+                found = self._parents_of(d)
+            if found:
+                owners.extend([i] * len(found))
+                parents.extend(found)
+        out = np.zeros(len(chosen), dtype=np.int64)
+        if parents:
+            np.bitwise_or.at(out, np.asarray(owners), masks[parents])
+        return out
+
+    def _parents_of(self, d: int) -> tuple[int, ...]:
+        """The documents of the text of the document's parent rule (cached)."""
         parents = self._parent_docs.get(d)
         if parents is None:
             parents = ()
@@ -1101,10 +1125,7 @@ class Searcher:
                         if self._docs[p].kind != "title"
                     )
             self._parent_docs[d] = parents
-        mask = 0
-        for p in parents:
-            mask |= int(masks[p])
-        return mask
+        return parents
 
     def _ancestors(self, edition: str, number: str) -> tuple[str, ...]:
         """The rule and the rules above it, nearest first (cached)."""
@@ -1176,16 +1197,32 @@ class Searcher:
         with text, in the query's language, newest — unless old wording was asked, when
         the copy whose text matched best leads. The others are listed in `also`."""
 
+        editions = self._order
+        positions = self._positions
+        no_positions: dict[str, int] = {}
+
         def order(r: _Ranked) -> tuple[object, ...]:
-            return (-r.score, self._order.get(r.edition, 99), self._position(r))
+            return (
+                -r.score,
+                editions.get(r.edition, 99),
+                positions.get(r.edition, no_positions).get(r.rule, 0),
+            )
 
         rules.sort(key=order)
         groups: dict[Hashable, list[_Ranked]] = {}
+        group_key = self._group_key
         for r in rules:
-            key = self._group_key(r.edition, r.rule) if r.info.kind != "glossary" else r.rule
-            groups.setdefault(key, []).append(r)
+            key = group_key(r.edition, r.rule) if r.info.kind != "glossary" else r.rule
+            members = groups.get(key)
+            if members is None:
+                groups[key] = [r]
+            else:
+                members.append(r)
         merged: list[_Ranked] = []
         for members in groups.values():
+            if len(members) == 1 and not members[0].also:  # a rule with no copy: as it is
+                merged.append(members[0])
+                continue
             lead = min(members, key=lambda m: self._representative(m, prefer))
             others = tuple((m.edition, m.rule) for m in members if m is not lead)
             merged.append(
@@ -1507,6 +1544,7 @@ class Searcher:
 
 
 _NO_DOCS: NDArray[np.int64] = np.empty(0, dtype=np.int64)
+_LOW = (1 << 32) - 1  # a document's own concepts above, its parent's below
 _NO_POSTINGS: Postings = (_NO_DOCS, np.empty(0, dtype=np.float64))
 
 
@@ -1517,6 +1555,19 @@ class _Scores:
     def __init__(self, size: int) -> None:
         self.scores = np.zeros(size, dtype=np.float64)
         self.touched = np.zeros(size, dtype=np.bool_)
+
+
+def _coverage_factors(covered: _Coverage, masks: NDArray[np.int64]) -> NDArray[np.float64]:
+    """Each document's coverage factor, computed once per set of concepts (a handful) in
+    Python floats, as the ranking always did."""
+    if covered.full < 1 << 16:  # a table indexed by the mask itself: no sort
+        found = np.flatnonzero(np.bincount(masks, minlength=1))
+        table = np.zeros(int(found[-1]) + 1 if len(found) else 1, dtype=np.float64)
+        table[found] = [0.15 + 0.85 * covered.share(m) ** 2 for m in found.tolist()]
+        return table[masks]
+    unique, inverse = np.unique(masks, return_inverse=True)
+    factors = [0.15 + 0.85 * covered.share(m) ** 2 for m in unique.tolist()]
+    return np.asarray(factors, dtype=np.float64)[inverse]
 
 
 def _top(values: NDArray[np.float64], docs: NDArray[np.int64], k: int) -> NDArray[np.intp]:
