@@ -41,6 +41,7 @@ import time
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
 
@@ -637,6 +638,7 @@ class Searcher:
             [self._order[info.edition] for info in self._docs], dtype=np.int32
         )
         self._docs_of_rule: dict[tuple[str, str], list[int]] | None = None
+        self._group_of: dict[tuple[str, str], Hashable] = {}  # group_key, once per rule
         self._parent_docs: dict[int, tuple[int, ...]] = {}  # the texts of a doc's parent
         self._lineage: dict[tuple[str, str], tuple[str, ...]] = {}
         self._language_docs: dict[str, int] = {}  # documents per language (IDF)
@@ -1200,51 +1202,60 @@ class Searcher:
         editions = self._order
         positions = self._positions
         no_positions: dict[str, int] = {}
-
-        def order(r: _Ranked) -> tuple[object, ...]:
-            return (
-                -r.score,
-                editions.get(r.edition, 99),
-                positions.get(r.edition, no_positions).get(r.rule, 0),
-            )
-
-        rules.sort(key=order)
-        groups: dict[Hashable, list[_Ranked]] = {}
-        group_key = self._group_key
-        for r in rules:
-            key = group_key(r.edition, r.rule) if r.info.kind != "glossary" else r.rule
+        # each rule's order (best score, newest edition, document order), computed once
+        ordered = sorted(
+            (
+                (
+                    (
+                        -r.score,
+                        editions.get(r.edition, 99),
+                        positions.get(r.edition, no_positions).get(r.rule, 0),
+                    ),
+                    r,
+                )
+                for r in rules
+            ),
+            key=itemgetter(0),
+        )
+        groups: dict[Hashable, list[tuple[tuple[float, int, int], _Ranked]]] = {}
+        group_of = self._group_of
+        for item in ordered:
+            r = item[1]
+            if r.info.kind == "glossary":
+                key: Hashable = r.rule
+            else:
+                where = (r.edition, r.rule)
+                key = group_of.get(where)
+                if key is None:
+                    key = group_of[where] = self._group_key(r.edition, r.rule)
             members = groups.get(key)
             if members is None:
-                groups[key] = [r]
+                groups[key] = [item]
             else:
-                members.append(r)
-        merged: list[_Ranked] = []
+                members.append(item)
+        # an exact heading first (the newest edition's, unless old wording was asked); a rule
+        # known only by its title never above one with text
+        newest_first = not prefer.old
+        merged: list[tuple[tuple[object, ...], _Ranked]] = []
         for members in groups.values():
-            if len(members) == 1 and not members[0].also:  # a rule with no copy: as it is
-                merged.append(members[0])
-                continue
-            lead = min(members, key=lambda m: self._representative(m, prefer))
-            others = tuple((m.edition, m.rule) for m in members if m is not lead)
-            merged.append(
-                _Ranked(
-                    max(m.score for m in members),
+            if len(members) == 1 and not members[0][1].also:  # a rule with no copy: as it is
+                rank, lead = members[0]
+            else:
+                rank, lead = min(members, key=lambda m: self._representative(m[1], prefer))
+                lead = _Ranked(
+                    members[0][1].score,  # the best (members are in order)
                     lead.edition,
                     lead.rule,
                     lead.info,
-                    any(m.exact for m in members),
-                    any(m.has_text for m in members),
-                    others,
+                    any(m[1].exact for m in members),
+                    any(m[1].has_text for m in members),
+                    tuple((m[1].edition, m[1].rule) for m in members if m[1] is not lead),
                 )
-            )
-
-        # an exact heading first (the newest edition's, unless old wording was asked); a rule
-        # known only by its title never above one with text
-        def tier(r: _Ranked) -> tuple[object, ...]:
-            newest = self._order.get(r.edition, 99) if r.exact and not prefer.old else 0
-            return (not r.has_text, not r.exact, newest, *order(r))
-
-        merged.sort(key=tier)
-        return _diversify(merged, limit)
+                rank = (-lead.score, rank[1], rank[2])
+            newest = rank[1] if lead.exact and newest_first else 0
+            merged.append(((not lead.has_text, not lead.exact, newest, *rank), lead))
+        merged.sort(key=itemgetter(0))
+        return _diversify([r for _, r in merged], limit)
 
     def _representative(self, r: _Ranked, prefer: _Preference) -> tuple[object, ...]:
         if prefer.old:
@@ -1262,9 +1273,6 @@ class Searcher:
                 if folded in self._words_by_language[lang]:
                     votes[lang] += 1
         return "en" if votes["en"] > votes["fr"] else "fr"
-
-    def _position(self, r: _Ranked) -> int:
-        return self._positions.get(r.edition, {}).get(r.rule, 0)
 
     # -- scoring ----------------------------------------------------------------------
 
