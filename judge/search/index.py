@@ -1039,6 +1039,8 @@ class OpenedIndex:
     # per document: 1 when its rule is known only by its title (contents, citations): read
     # from the tables, so that opening never reads the rules
     title_only: bytes
+    # per document, a number for its (edition, rule): the same for the paragraphs of a rule
+    rule_codes: NDArray[np.int64]
     _cache: dict[tuple[str, str], Postings] = field(default_factory=dict)
 
     def doc_count_all(self) -> int:
@@ -1159,11 +1161,13 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         editions = _read_strings(parts[2])
         rules = _read_strings(parts[5])
         paras = _read_ints("I", parts[9])
+        edition_of = _read_ints("H", parts[4])
+        rule_of = _read_ints("I", parts[6])
         documents = list(
             map(
                 DocInfo,
-                map(editions.__getitem__, _read_ints("H", parts[4])),
-                map(rules.__getitem__, _read_ints("I", parts[6])),
+                map(editions.__getitem__, edition_of),
+                map(rules.__getitem__, rule_of),
                 map(_KINDS.__getitem__, parts[7]),
                 map(_LANGS.__getitem__, parts[8]),
                 paras,
@@ -1181,6 +1185,7 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
             dict(zip(words, map(bits.__getitem__, (b & 3 for b in parts[15])), strict=True)),
         )
         title_only = parts[16]
+        rule_codes = _pair_codes(editions, edition_of, rules, rule_of)
         fields_ = _read_strings(parts[17])
         lengths = {
             name: _read_ints("I", data) for name, data in zip(fields_, parts[18:], strict=True)
@@ -1199,7 +1204,24 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         raise SearchIndexError(f"Index de recherche illisible : {path} ({exc})") from exc
     with contextlib.suppress(OSError):
         os.utime(path)  # most recently used: kept by the sweep
-    return OpenedIndex(path, opened, vocab, documents, lengths, title_only)
+    return OpenedIndex(path, opened, vocab, documents, lengths, title_only, rule_codes)
+
+
+def _pair_codes(
+    editions: list[str], edition_of: array[int], rules: list[str], rule_of: array[int]
+) -> NDArray[np.int64]:
+    """A number per (edition, rule) of each document, from the tables' string numbers (a
+    string written twice in a table is read as its first number)."""
+
+    def first_numbers(strings: list[str]) -> NDArray[np.int64]:
+        first: dict[str, int] = {}
+        return np.asarray([first.setdefault(x, i) for i, x in enumerate(strings)], dtype=np.int64)
+
+    if not edition_of:
+        return np.empty(0, dtype=np.int64)
+    eds = first_numbers(editions)[np.asarray(edition_of, dtype=np.int64)]
+    numbers = first_numbers(rules)[np.asarray(rule_of, dtype=np.int64)]
+    return numbers * max(1, len(editions)) + eds
 
 
 def ensure_index(

@@ -43,7 +43,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 import numpy as np
 
@@ -637,8 +637,21 @@ class Searcher:
         self._edition_codes = np.asarray(
             [self._order[info.edition] for info in self._docs], dtype=np.int32
         )
+        # per query language: which documents belong to an edition written in it
+        self._edition_language: dict[str, NDArray[np.bool_]] = {
+            lang: np.asarray([ed.language == lang for ed in index.editions], dtype=np.bool_)[
+                self._edition_codes
+            ]
+            for lang in _LANGUAGES
+        }
         self._docs_of_rule: dict[tuple[str, str], list[int]] | None = None
         self._group_of: dict[tuple[str, str], Hashable] = {}  # group_key, once per rule
+        # per document, filled as documents reach the first page: its group of copies (a
+        # number for its group key) and its rule's place in its edition; -1 until then
+        self._group_numbers: dict[Hashable, int] = {}
+        self._doc_groups = np.full(len(self._docs), -1, dtype=np.int64)
+        self._doc_positions = np.full(len(self._docs), -1, dtype=np.int64)
+        self._has_text = np.frombuffer(self._opened.title_only, dtype=np.uint8) == 0
         self._parent_docs: dict[int, tuple[int, ...]] = {}  # the texts of a doc's parent
         self._lineage: dict[tuple[str, str], tuple[str, ...]] = {}
         self._language_docs: dict[str, int] = {}  # documents per language (IDF)
@@ -961,7 +974,7 @@ class Searcher:
         # document -> the concepts it has (bit i: concept i; MAX_WORDS < 63)
         masks = np.zeros(len(self._docs), dtype=np.int64)
         for i, c in enumerate(kept):
-            masks[self._score_concept(c, idf, scores)] |= 1 << i
+            np.bitwise_or(masks, 1 << i, out=masks, where=self._score_concept(c, idf, scores))
         covered = _Coverage(masks, importance)
         if len(kept) >= 2:
             self._phrase_bonus(words, idf, scores)
@@ -1000,10 +1013,11 @@ class Searcher:
         language: str | None,
         query_language: str = "fr",
         other_weight: float = 1.0,
-    ) -> list[_Ranked]:
+    ) -> list[_Ranked] | _RuleTable:
         """Paragraph scores → one entry per rule (its best paragraph, plus a little of the
         next two), exact headings first with their sub-rules folded in, title-only rules
-        after the rules with text, then one entry per group of copies (`group_key`)."""
+        after the rules with text, then one entry per group of copies (`group_key`). Without
+        an exact heading (most queries), the rules are arrays (`_RuleTable`)."""
         weighted = self._weigh(scores, covered, editions, language, query_language, other_weight)
         # top-k before grouping: the long tail never reaches the first page
         weighted = heapq.nlargest(TOP_K, weighted)
@@ -1016,6 +1030,8 @@ class Searcher:
             and covered.complete(d)
             and self._whole_heading(info, terms)
         }
+        if not exact:
+            return self._rule_table(weighted)
         groups: dict[tuple[str, str], list[tuple[float, int]]] = {}
         for item in weighted:  # best first
             info = docs[item[1]]
@@ -1194,10 +1210,44 @@ class Searcher:
             number = rule.parent if rule is not None else None
         return (info.edition, info.rule)
 
-    def _merge_copies(self, rules: list[_Ranked], limit: int, prefer: _Preference) -> list[_Ranked]:
+    def _rule_table(self, weighted: list[tuple[float, int]]) -> _RuleTable:
+        """`_rank_rules` without exact headings, on arrays: one entry per (edition, rule) in
+        order of its best paragraph, scored by it plus a tenth of the next two."""
+        values = np.asarray([sc for sc, _ in weighted], dtype=np.float64)
+        docs = np.asarray([d for _, d in weighted], dtype=np.int64)
+        if not len(docs):
+            return _RuleTable(values, docs, np.zeros(0, dtype=np.bool_))
+        # each paragraph's rule, numbered in order of first appearance (best first)
+        _, first, inverse = np.unique(
+            self._opened.rule_codes[docs], return_index=True, return_inverse=True
+        )
+        appearance = np.argsort(first, kind="stable")
+        group = np.empty(len(first), dtype=np.int64)
+        group[appearance] = np.arange(len(first))
+        group = group[inverse]
+        # the place of each paragraph within its rule (0: the best)
+        members = np.argsort(group, kind="stable")
+        counts = np.bincount(group, minlength=len(first))
+        starts = np.cumsum(counts) - counts
+        place = np.empty(len(docs), dtype=np.int64)
+        place[members] = np.arange(len(docs)) - starts[group[members]]
+        best = first[appearance]
+        # best + 0.1 × (0 + second + third), the operations of a sum over the next two
+        extra = np.zeros(len(first), dtype=np.float64)
+        second, third = place == 1, place == 2
+        extra[group[second]] = values[second]
+        extra[group[third]] += values[third]
+        has_text = np.bincount(group, weights=self._has_text[docs], minlength=len(first)) > 0
+        return _RuleTable(values[best] + 0.1 * extra, docs[best], has_text)
+
+    def _merge_copies(
+        self, rules: list[_Ranked] | _RuleTable, limit: int, prefer: _Preference
+    ) -> list[_Ranked]:
         """One entry per group of copies of a rule (same `group_key`), shown in the copy
         with text, in the query's language, newest — unless old wording was asked, when
         the copy whose text matched best leads. The others are listed in `also`."""
+        if isinstance(rules, _RuleTable):
+            return _diversify(self._merge_table(rules, prefer), limit)
 
         editions = self._order
         positions = self._positions
@@ -1256,6 +1306,87 @@ class Searcher:
             merged.append(((not lead.has_text, not lead.exact, newest, *rank), lead))
         merged.sort(key=itemgetter(0))
         return _diversify([r for _, r in merged], limit)
+
+    def _merge_table(self, rules: _RuleTable, prefer: _Preference) -> list[_Ranked]:
+        """`_merge_copies` on arrays, for rules without exact headings: the same order, the
+        same leads; Python objects only for the groups."""
+        if not len(rules.doc):
+            return []
+        docs = rules.doc
+        editions = self._edition_codes[docs]
+        positions = self._positions_of(docs)
+        # best score, newest edition, document order (stable: ties keep the rules' order)
+        order = np.lexsort((positions, editions, -rules.score))
+        docs, editions, positions = docs[order], editions[order], positions[order]
+        scores, has_text = rules.score[order], rules.has_text[order]
+        _, first, inverse = np.unique(self._groups_of(docs), return_index=True, return_inverse=True)
+        appearance = np.argsort(first, kind="stable")
+        group = np.empty(len(first), dtype=np.int64)
+        group[appearance] = np.arange(len(first))
+        group = group[inverse]
+        # the lead of each group: with text, then (the query's language or the best score),
+        # then the newest edition, then the first in order
+        if prefer.old:
+            preference: NDArray[Any] = -scores
+        else:
+            preference = self._edition_language[prefer.language][docs] == 0
+        ranking = np.lexsort((np.arange(len(docs)), editions, preference, ~has_text, group))
+        leads = ranking[np.searchsorted(group[ranking], np.arange(len(first)))]
+        group_text = np.bincount(group, weights=has_text, minlength=len(first)) > 0
+        best = first[appearance]  # each group's best score: its first in order
+        # tiers: rules with text first, then best score, newest edition, document order
+        tiers = np.lexsort((positions[leads], editions[leads], -scores[best], ~group_text)).tolist()
+        members = np.argsort(group, kind="stable")
+        starts = np.searchsorted(group[members], np.arange(len(first) + 1)).tolist()
+        members_list = members.tolist()
+        docs_list = docs.tolist()
+        infos = self._docs
+        out: list[_Ranked] = []
+        for g in tiers:
+            lead = int(leads[g])
+            info = infos[docs_list[lead]]
+            also = tuple(
+                (infos[docs_list[m]].edition, infos[docs_list[m]].rule)
+                for m in members_list[starts[g] : starts[g + 1]]
+                if m != lead
+            )
+            out.append(
+                _Ranked(
+                    float(scores[best[g]]),
+                    info.edition,
+                    info.rule,
+                    info,
+                    False,
+                    bool(group_text[g]),
+                    also,
+                )
+            )
+        return out
+
+    def _positions_of(self, docs: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Each document's rule's place in its edition (remembered per document)."""
+        found = self._doc_positions[docs]
+        for i in np.flatnonzero(found < 0).tolist():
+            d = int(docs[i])
+            info = self._docs[d]
+            found[i] = self._doc_positions[d] = self._positions.get(info.edition, {}).get(
+                info.rule, 0
+            )
+        return found
+
+    def _groups_of(self, docs: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Each document's group of copies, as a number (remembered per document)."""
+        found = self._doc_groups[docs]
+        numbers = self._group_numbers
+        for i in np.flatnonzero(found < 0).tolist():
+            d = int(docs[i])
+            info = self._docs[d]
+            key: Hashable = (
+                info.rule if info.kind == "glossary" else self._group_key(info.edition, info.rule)
+            )
+            number = numbers.setdefault(key, len(numbers))
+            found[i] = self._doc_groups[d] = number
+        return found
 
     def _representative(self, r: _Ranked, prefer: _Preference) -> tuple[object, ...]:
         if prefer.old:
@@ -1554,6 +1685,15 @@ class Searcher:
 _NO_DOCS: NDArray[np.int64] = np.empty(0, dtype=np.int64)
 _LOW = (1 << 32) - 1  # a document's own concepts above, its parent's below
 _NO_POSTINGS: Postings = (_NO_DOCS, np.empty(0, dtype=np.float64))
+
+
+@dataclass
+class _RuleTable:
+    """One entry per rule, as arrays: its score, the paragraph shown, whether it has text."""
+
+    score: NDArray[np.float64]
+    doc: NDArray[np.int64]
+    has_text: NDArray[np.bool_]
 
 
 class _Scores:
