@@ -644,7 +644,7 @@ class Searcher:
             ]
             for lang in _LANGUAGES
         }
-        self._docs_of_rule: dict[tuple[str, str], list[int]] | None = None
+        self._docs_of_rule: dict[tuple[str, str], tuple[int, ...]] | None = None
         self._group_of: dict[tuple[str, str], Hashable] = {}  # group_key, once per rule
         # per document, filled as documents reach the first page: its group of copies (a
         # number for its group key) and its rule's place in its edition; -1 until then
@@ -1160,14 +1160,15 @@ class Searcher:
             found = self._lineage[key] = tuple(chain)
         return found
 
-    def _rule_documents(self) -> dict[tuple[str, str], list[int]]:
+    def _rule_documents(self) -> dict[tuple[str, str], tuple[int, ...]]:
         """(edition, rule) -> its documents (built once, at the first query that needs it)."""
         if self._docs_of_rule is None:
             table: dict[tuple[str, str], list[int]] = {}
             for d, info in enumerate(self._docs):
                 if info.kind != "glossary":
                     table.setdefault((info.edition, info.rule), []).append(d)
-            self._docs_of_rule = table
+            # tuples of numbers: the collector stops tracking them (tens of thousands)
+            self._docs_of_rule = {key: tuple(docs) for key, docs in table.items()}
         return self._docs_of_rule
 
     def _in_named_sections(
