@@ -1013,6 +1013,7 @@ class _Part:
     virtual: NDArray[np.int64]
     starts: NDArray[np.int64]
     width: NDArray[np.int64]
+    offset: int  # the number of its first physical document among the view's texts
 
     def expand(self, local: NDArray[np.int64]) -> NDArray[np.int64]:
         """The view's documents that the physical documents `local` are, in order."""
@@ -1041,7 +1042,12 @@ class OpenedIndex:
     title_only: bytes
     # per document, a number for its (edition, rule): the same for the paragraphs of a rule
     rule_codes: NDArray[np.int64]
+    # per document, its text: the physical document (of all segments, in order) that it is;
+    # per text, how many documents are it. A text is scored once for all its copies.
+    text_of: NDArray[np.int64]
+    text_width: NDArray[np.int64]
     _cache: dict[tuple[str, str], Postings] = field(default_factory=dict)
+    _text_cache: dict[tuple[str, str], Postings] = field(default_factory=dict)
 
     def doc_count_all(self) -> int:
         return len(self.documents)
@@ -1075,10 +1081,51 @@ class OpenedIndex:
         self._cache[key] = result
         return result
 
+    def text_postings(self, fieldname: str, term: str) -> Postings:
+        """Texts and term frequencies of `term` in `fieldname` (`text_of` numbers): whoosh's
+        postings of each segment as they are, each physical document once."""
+        key = (fieldname, term)
+        cached = self._text_cache.get(key)
+        if cached is not None:
+            return cached
+        ids: list[NDArray[np.int64]] = []
+        tfs: list[NDArray[np.float64]] = []
+        for part in self.parts:
+            if not part.reader.doc_frequency(fieldname, term):
+                continue
+            local, weights = _segment_postings(part.reader, fieldname, term)
+            ids.append(np.asarray(local, dtype=np.int64) + part.offset)
+            tfs.append(np.asarray(weights, dtype=np.float64))
+        result = (
+            (np.concatenate(ids), np.concatenate(tfs))
+            if ids
+            else (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64))
+        )
+        result[0].flags.writeable = False
+        result[1].flags.writeable = False
+        if len(self._text_cache) > 50_000:
+            self._text_cache.clear()
+        self._text_cache[key] = result
+        return result
+
     def doc_frequency(self, fieldname: str, term: str) -> int:
+        """How many documents (not texts) have `term` in `fieldname`."""
         if not any(part.reader.doc_frequency(fieldname, term) for part in self.parts):
             return 0
-        return len(self.postings(fieldname, term)[0])
+        return int(self.text_width[self.text_postings(fieldname, term)[0]].sum())
+
+    def text_phrase(self, fieldname: str, words: Sequence[str], slop: int) -> NDArray[np.int64]:
+        """The texts where `words` are a phrase (`slop` words apart at most), sorted."""
+        from whoosh import query as wq
+
+        query = wq.Phrase(fieldname, list(words), slop=slop)
+        out = [
+            np.asarray(list(part.searcher.docs_for_query(query)), dtype=np.int64) + part.offset
+            for part in self.parts
+        ]
+        found = np.unique(np.concatenate(out)) if out else np.empty(0, dtype=np.int64)
+        found.flags.writeable = False
+        return found
 
     def phrase_docs(self, fieldname: str, words: Sequence[str], slop: int) -> NDArray[np.int64]:
         """The documents where `words` are a phrase (`slop` words apart at most), sorted."""
@@ -1153,7 +1200,15 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
             searcher = ix.searcher()
             bounds = np.asarray(starts[offset : offset + count + 1], dtype=np.int64)
             opened.append(
-                _Part(ix, searcher.reader(), searcher, virtual_ids, bounds[:-1], np.diff(bounds))
+                _Part(
+                    ix,
+                    searcher.reader(),
+                    searcher,
+                    virtual_ids,
+                    bounds[:-1],
+                    np.diff(bounds),
+                    offset,
+                )
             )
             if ix.doc_count_all() != count:
                 raise ValueError(f"nombre de documents incohérent : {folder}")
@@ -1186,6 +1241,13 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         )
         title_only = parts[16]
         rule_codes = _pair_codes(editions, edition_of, rules, rule_of)
+        text_width: NDArray[np.int64] = (
+            np.asarray(starts, dtype=np.int64)[1:] - np.asarray(starts, dtype=np.int64)[:-1]
+        )
+        text_of = np.full(len(documents), -1, dtype=np.int64)
+        text_of[virtual_ids] = np.repeat(np.arange(len(text_width), dtype=np.int64), text_width)
+        if len(text_of) and int(text_of.min()) < 0:
+            raise ValueError("table des documents incohérente")
         fields_ = _read_strings(parts[17])
         lengths = {
             name: _read_ints("I", data) for name, data in zip(fields_, parts[18:], strict=True)
@@ -1204,7 +1266,9 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         raise SearchIndexError(f"Index de recherche illisible : {path} ({exc})") from exc
     with contextlib.suppress(OSError):
         os.utime(path)  # most recently used: kept by the sweep
-    return OpenedIndex(path, opened, vocab, documents, lengths, title_only, rule_codes)
+    return OpenedIndex(
+        path, opened, vocab, documents, lengths, title_only, rule_codes, text_of, text_width
+    )
 
 
 def _pair_codes(

@@ -631,6 +631,26 @@ class Searcher:
             name: np.asarray(column, dtype=np.float64) for name, column in self._lengths.items()
         }
         self._kind_weights = np.asarray(self._kind_weight, dtype=np.float64)
+        # BM25 is scored once per text (a paragraph shared by several editions is one
+        # physical document), then read as its documents; unless the copies of a text
+        # differ in length (never, by construction: then document by document)
+        text_of = self._opened.text_of
+        texts = len(self._opened.text_width)
+        self._text_lengths: dict[str, NDArray[np.float64]] = {}
+        for name, column in self._length_arrays.items():
+            by_text = np.zeros(texts, dtype=np.float64)
+            by_text[text_of] = column
+            self._text_lengths[name] = by_text
+        self._per_text = all(
+            np.array_equal(self._text_lengths[name][text_of], column)
+            for name, column in self._length_arrays.items()
+        )
+        if not self._per_text:
+            text_of = np.arange(len(self._docs), dtype=np.int64)
+            texts = len(self._docs)
+            self._text_lengths = self._length_arrays
+        self._text_of: NDArray[np.int64] = text_of
+        self._texts = texts
         self._other_arrays = {
             lang: np.asarray(flags, dtype=np.bool_) for lang, flags in self._other_language.items()
         }
@@ -970,14 +990,15 @@ class Searcher:
                     idf.setdefault((lang, term), weight)
         if not kept:
             return [], missing
-        scores = _Scores(len(self._docs))
-        # document -> the concepts it has (bit i: concept i; MAX_WORDS < 63)
-        masks = np.zeros(len(self._docs), dtype=np.int64)
+        scores = _Scores(self._texts)  # per text until the phrase bonus
+        # text -> the concepts it has (bit i: concept i; MAX_WORDS < 63)
+        masks = np.zeros(self._texts, dtype=np.int64)
         for i, c in enumerate(kept):
             np.bitwise_or(masks, 1 << i, out=masks, where=self._score_concept(c, idf, scores))
-        covered = _Coverage(masks, importance)
+        covered = _Coverage(masks[self._text_of], importance)  # per document
         if len(kept) >= 2:
             self._phrase_bonus(words, idf, scores)
+        scores = scores.of_documents(self._text_of)
         terms = {lang: set().union(*(c.terms(lang) for c in kept)) for lang in _LANGUAGES}
         names = {lang: set().union(*(c.names(lang) for c in kept)) for lang in _LANGUAGES}
         # the share of the query that no text in the query's language has
@@ -1417,7 +1438,7 @@ class Searcher:
         related form in the section titles above a paragraph scores but does not make the
         paragraph have the concept (every rule of 704 sits under « actions basées sur un
         état »)."""
-        found = np.zeros(len(self._docs), dtype=np.bool_)
+        found = np.zeros(self._texts, dtype=np.bool_)
         for lang, seqs in concept.forms.items():
             for seq, weight in seqs:
                 for role, role_weight in _FIELD_WEIGHT.items():
@@ -1457,7 +1478,7 @@ class Searcher:
         """Add the term's BM25 to the documents that have it (those of `only`, if given);
         return them."""
         ids, tfs = self._postings(field, term)
-        lengths = self._length_arrays.get(field)
+        lengths = self._text_lengths.get(field)
         if lengths is None or not len(ids):
             return _NO_DOCS
         if only is not None:
@@ -1475,8 +1496,8 @@ class Searcher:
         return ids
 
     def _dense(self, docs: NDArray[np.int64]) -> NDArray[np.bool_]:
-        """`docs` as a mask over every document."""
-        out = np.zeros(len(self._docs), dtype=np.bool_)
+        """`docs` (texts) as a mask over every text."""
+        out = np.zeros(self._texts, dtype=np.bool_)
         out[docs] = True
         return out
 
@@ -1487,7 +1508,12 @@ class Searcher:
         cached = self._posting_cache.get(key)
         if cached is not None:
             return cached
-        result = self._opened.postings(field, term) if self._df(field, term) else _NO_POSTINGS
+        if not self._df(field, term):
+            result = _NO_POSTINGS
+        elif self._per_text:
+            result = self._opened.text_postings(field, term)
+        else:
+            result = self._opened.postings(field, term)
         if len(self._posting_cache) > 50_000:
             self._posting_cache.clear()
         self._posting_cache[key] = result
@@ -1497,7 +1523,10 @@ class Searcher:
         key = (field, seq, slop)
         cached = self._phrase_cache.get(key)
         if cached is None:
-            cached = self._opened.phrase_docs(field, seq, slop)
+            if self._per_text:
+                cached = self._opened.text_phrase(field, seq, slop)
+            else:
+                cached = self._opened.phrase_docs(field, seq, slop)
             if len(self._phrase_cache) > 20_000:
                 self._phrase_cache.clear()
             self._phrase_cache[key] = cached
@@ -1704,6 +1733,13 @@ class _Scores:
     def __init__(self, size: int) -> None:
         self.scores = np.zeros(size, dtype=np.float64)
         self.touched = np.zeros(size, dtype=np.bool_)
+
+    def of_documents(self, text_of: NDArray[np.int64]) -> _Scores:
+        """Scores per text read as scores per document (`text_of`: each one's text)."""
+        out = _Scores(0)
+        out.scores = self.scores[text_of]
+        out.touched = self.touched[text_of]
+        return out
 
 
 def _coverage_factors(covered: _Coverage, masks: NDArray[np.int64]) -> NDArray[np.float64]:

@@ -255,3 +255,36 @@ def test_the_hits_are_those_of_the_reference(
             m.setattr(Searcher, "_weigh", lambda *a, ranked=plain_ranked, **k: list(ranked))
             plain = en_searcher.search(text, editions=editions, language=language)
         assert fast == plain, text
+
+
+def test_copies_of_unequal_length_are_scored_one_by_one(
+    en_index: Any, search_home: Any, seen: _Seen, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A text is scored once for all its copies only when they have the same lengths; a
+    view where one copy differs is scored document by document, and still ranks as the
+    reference does."""
+    real = q.ensure_index
+
+    def uneven(*args: Any, **kwargs: Any) -> Any:
+        opened = real(*args, **kwargs)
+        shared = next(
+            d
+            for d in range(len(opened.documents))
+            if int(opened.text_width[opened.text_of[d]]) >= 2 and opened.lengths["body_en"][d]
+        )
+        opened.lengths["body_en"][shared] += 1
+        return opened
+
+    monkeypatch.setattr(q, "ensure_index", uneven)
+    with Searcher(en_index, home=search_home) as searcher:
+        assert not searcher._per_text
+        for text, editions, language in QUERIES[:5]:
+            seen.concepts.clear()
+            seen.phrase.clear()
+            assert searcher.search(text, editions=editions, language=language).hits
+            assert seen.ranked == Reference(searcher).ranked(seen), text
+
+
+def test_copies_of_one_text_are_scored_once(en_searcher: Searcher) -> None:
+    assert en_searcher._per_text
+    assert en_searcher._texts < len(en_searcher._opened.documents)
