@@ -1192,11 +1192,7 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         offset = 0
         for name, count in zip(names, counts, strict=True):
             folder = root / _SEGMENTS / name
-            if not is_complete(folder):
-                raise SearchIndexError(f"Index de recherche incomplet : {folder}")
-            if not _signed(folder, home):
-                raise SearchIndexError(f"Index de recherche non signé ou modifié : {folder}")
-            ix = _storage(folder, readonly=True).open_index()
+            ix = _open_segment(folder, home)
             searcher = ix.searcher()
             bounds = np.asarray(starts[offset : offset + count + 1], dtype=np.int64)
             opened.append(
@@ -1230,24 +1226,10 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         )
         if len(virtual) != len(documents):
             raise ValueError("table des documents incohérente")
-        words = _read_strings(parts[12])
-        bits = {
-            b: frozenset(lang for lang, bit in _LANGUAGE_BIT.items() if bit & b) for b in range(4)
-        }
-        vocab = Vocabulary(
-            dict(zip(words, _read_ints("I", parts[13]), strict=True)),
-            dict(zip(words, _read_strings(parts[14]), strict=True)),
-            dict(zip(words, map(bits.__getitem__, (b & 3 for b in parts[15])), strict=True)),
-        )
+        vocab = _read_vocabulary(parts)
         title_only = parts[16]
         rule_codes = _pair_codes(editions, edition_of, rules, rule_of)
-        text_width: NDArray[np.int64] = (
-            np.asarray(starts, dtype=np.int64)[1:] - np.asarray(starts, dtype=np.int64)[:-1]
-        )
-        text_of = np.full(len(documents), -1, dtype=np.int64)
-        text_of[virtual_ids] = np.repeat(np.arange(len(text_width), dtype=np.int64), text_width)
-        if len(text_of) and int(text_of.min()) < 0:
-            raise ValueError("table des documents incohérente")
+        text_of, text_width = _texts(starts, virtual_ids, len(documents))
         fields_ = _read_strings(parts[17])
         lengths = {
             name: _read_ints("I", data) for name, data in zip(fields_, parts[18:], strict=True)
@@ -1269,6 +1251,38 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
     return OpenedIndex(
         path, opened, vocab, documents, lengths, title_only, rule_codes, text_of, text_width
     )
+
+
+def _open_segment(folder: Path, home: Path | None) -> Any:
+    """A segment's whoosh index, once its signature is checked."""
+    if not is_complete(folder):
+        raise SearchIndexError(f"Index de recherche incomplet : {folder}")
+    if not _signed(folder, home):
+        raise SearchIndexError(f"Index de recherche non signé ou modifié : {folder}")
+    return _storage(folder, readonly=True).open_index()
+
+
+def _read_vocabulary(parts: list[bytes]) -> Vocabulary:
+    words = _read_strings(parts[12])
+    bits = {b: frozenset(lang for lang, bit in _LANGUAGE_BIT.items() if bit & b) for b in range(4)}
+    return Vocabulary(
+        dict(zip(words, _read_ints("I", parts[13]), strict=True)),
+        dict(zip(words, _read_strings(parts[14]), strict=True)),
+        dict(zip(words, map(bits.__getitem__, (b & 3 for b in parts[15])), strict=True)),
+    )
+
+
+def _texts(
+    starts: array[int], virtual: NDArray[np.int64], count: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Each document's text (physical document) and each text's number of documents."""
+    bounds = np.asarray(starts, dtype=np.int64)
+    width: NDArray[np.int64] = bounds[1:] - bounds[:-1]
+    text_of = np.full(count, -1, dtype=np.int64)
+    text_of[virtual] = np.repeat(np.arange(len(width), dtype=np.int64), width)
+    if count and int(text_of.min()) < 0:
+        raise ValueError("table des documents incohérente")
+    return text_of, width
 
 
 def _pair_codes(

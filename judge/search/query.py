@@ -626,7 +626,25 @@ class Searcher:
         self._other_language: dict[str, list[bool]] = {
             lang: [info.language != lang for info in self._docs] for lang in _LANGUAGES
         }
-        # the same tables as arrays: ranking is done at C speed over every document
+        self._arrays()
+        self._docs_of_rule: dict[tuple[str, str], tuple[int, ...]] | None = None
+        self._group_of: dict[tuple[str, str], Hashable] = {}  # group_key, once per rule
+        self._parent_docs: dict[int, tuple[int, ...]] = {}  # the texts of a doc's parent
+        self._lineage: dict[tuple[str, str], tuple[str, ...]] = {}
+        self._language_docs: dict[str, int] = {}  # documents per language (IDF)
+        for info in self._docs:
+            self._language_docs[info.language] = self._language_docs.get(info.language, 0) + 1
+        self._rules_of = {ed.id: ed.rules for ed in index.editions}
+        self._language_of = {ed.id: ed.language for ed in index.editions}
+        self._numbering = {ed.id: ed.numbering for ed in index.editions}
+        # documents of a rule known only by its title (contents, citations)
+        self._title_only = self._opened.title_only
+        # The loaded rules and index tables live as long as the searcher: out of the cyclic
+        # collector's sight, so that no full collection walks them during a query.
+        gc.freeze()
+
+    def _arrays(self) -> None:
+        """The document tables as arrays: ranking is done at C speed over every document."""
         self._length_arrays = {
             name: np.asarray(column, dtype=np.float64) for name, column in self._lengths.items()
         }
@@ -659,32 +677,17 @@ class Searcher:
         )
         # per query language: which documents belong to an edition written in it
         self._edition_language: dict[str, NDArray[np.bool_]] = {
-            lang: np.asarray([ed.language == lang for ed in index.editions], dtype=np.bool_)[
+            lang: np.asarray([ed.language == lang for ed in self.index.editions], dtype=np.bool_)[
                 self._edition_codes
             ]
             for lang in _LANGUAGES
         }
-        self._docs_of_rule: dict[tuple[str, str], tuple[int, ...]] | None = None
-        self._group_of: dict[tuple[str, str], Hashable] = {}  # group_key, once per rule
         # per document, filled as documents reach the first page: its group of copies (a
         # number for its group key) and its rule's place in its edition; -1 until then
         self._group_numbers: dict[Hashable, int] = {}
         self._doc_groups = np.full(len(self._docs), -1, dtype=np.int64)
         self._doc_positions = np.full(len(self._docs), -1, dtype=np.int64)
         self._has_text = np.frombuffer(self._opened.title_only, dtype=np.uint8) == 0
-        self._parent_docs: dict[int, tuple[int, ...]] = {}  # the texts of a doc's parent
-        self._lineage: dict[tuple[str, str], tuple[str, ...]] = {}
-        self._language_docs: dict[str, int] = {}  # documents per language (IDF)
-        for info in self._docs:
-            self._language_docs[info.language] = self._language_docs.get(info.language, 0) + 1
-        self._rules_of = {ed.id: ed.rules for ed in index.editions}
-        self._language_of = {ed.id: ed.language for ed in index.editions}
-        self._numbering = {ed.id: ed.numbering for ed in index.editions}
-        # documents of a rule known only by its title (contents, citations)
-        self._title_only = self._opened.title_only
-        # The loaded rules and index tables live as long as the searcher: out of the cyclic
-        # collector's sight, so that no full collection walks them during a query.
-        gc.freeze()
 
     @property
     def path(self) -> Path:
