@@ -287,16 +287,32 @@ def analyze(text: str, language: AnalyzerLanguage) -> list[AnalyzedToken]:
 
     The same steps as the whoosh analyzer, with the same helpers, without whoosh's token
     objects (several times faster: snippets and queries call this on every search)."""
-    stops = stop_words(language)
-    stem = stemmer(language)
+    return list(_analyze(text, language))
+
+
+# A pure function of the text: the paragraphs a search shows and the headings it compares
+# come back from one search to the next (a few thousand texts, a few megabytes at most).
+@lru_cache(maxsize=4096)
+def _analyze(text: str, language: AnalyzerLanguage) -> tuple[AnalyzedToken, ...]:
     out: list[AnalyzedToken] = []
     for match in TOKEN_RE.finditer(text):
-        word, cut_start, cut_end = clitics(fold_token(match.group(0)), language)
-        if not word or word in stops:
+        found = _analyzed_token(match.group(0), language)
+        if found is None:
             continue
+        term, word, cut_start, cut_end = found
         start, end = match.start() + cut_start, match.end() - cut_end
-        out.append(AnalyzedToken(stem(word), word, start, end, len(out)))
-    return out
+        out.append(AnalyzedToken(term, word, start, end, len(out)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=200_000)
+def _analyzed_token(raw: str, language: AnalyzerLanguage) -> tuple[str, str, int, int] | None:
+    """One raw token's (term, folded word, characters cut at the start and at the end), or
+    None for a stop word: a pure function of the token, so each word is analysed once."""
+    word, cut_start, cut_end = clitics(fold_token(raw), language)
+    if not word or word in stop_words(language):
+        return None
+    return stemmer(language)(word), word, cut_start, cut_end
 
 
 def terms(text: str, language: AnalyzerLanguage) -> list[str]:

@@ -48,10 +48,11 @@ import time
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import chain, pairwise, repeat
 from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+
+import numpy as np
 
 from judge.rules import store
 from judge.rules.errors import JudgeError
@@ -61,6 +62,7 @@ from judge.search import analysis
 from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token
 
 if TYPE_CHECKING:
+    from numpy.typing import NDArray
     from whoosh import fields
     from whoosh.filedb.filestore import FileStorage
 
@@ -1029,13 +1031,28 @@ class _Part:
     whoosh: Any  # whoosh.index.FileIndex
     reader: Any
     searcher: Any
-    # per physical document of the segment: the documents (of the view) that it is, and
-    # how many (none when only editions outside the view hold it)
-    docs_of: list[tuple[int, ...]]
-    width: list[int]
+    # per physical document of the segment, the documents (of the view) that it is:
+    # `virtual[starts[i]:starts[i] + width[i]]` (none when only editions outside the view
+    # hold it); arrays, so that a posting list is mapped at C speed and the loaded index is
+    # a few objects, not one tuple per document for the garbage collector to walk
+    virtual: NDArray[np.int64]
+    starts: NDArray[np.int64]
+    width: NDArray[np.int64]
+    offset: int  # the number of its first physical document among the view's texts
+
+    def expand(self, local: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The view's documents that the physical documents `local` are, in order."""
+        widths = self.width[local]
+        total = int(widths.sum())
+        if total == 0:
+            return np.empty(0, dtype=np.int64)
+        # each physical document's first view document, then consecutive ones
+        first = np.repeat(self.starts[local] - (np.cumsum(widths) - widths), widths)
+        return self.virtual[first + np.arange(total, dtype=np.int64)]
 
 
-Postings = tuple[list[int], list[float]]
+# document numbers (int64) and term frequencies (float64), read-only
+Postings = tuple["NDArray[np.int64]", "NDArray[np.float64]"]
 
 
 @dataclass
@@ -1048,49 +1065,105 @@ class OpenedIndex:
     # per document: 1 when its rule is known only by its title (contents, citations): read
     # from the tables, so that opening never reads the rules
     title_only: bytes
+    # per document, a number for its (edition, rule): the same for the paragraphs of a rule
+    rule_codes: NDArray[np.int64]
+    # per document, its text: the physical document (of all segments, in order) that it is;
+    # per text, how many documents are it. A text is scored once for all its copies.
+    text_of: NDArray[np.int64]
+    text_width: NDArray[np.int64]
     _cache: dict[tuple[str, str], Postings] = field(default_factory=dict)
+    _text_cache: dict[tuple[str, str], Postings] = field(default_factory=dict)
 
     def doc_count_all(self) -> int:
         return len(self.documents)
 
     def postings(self, fieldname: str, term: str) -> Postings:
         """Document numbers and term frequencies of `term` in `fieldname`: whoosh's postings
-        of each segment, each physical document read as the documents that are it."""
+        of each segment, each physical document read as the documents that are it (its
+        frequency repeated for each)."""
         key = (fieldname, term)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        ids: list[int] = []
-        tfs: list[float] = []
+        ids: list[NDArray[np.int64]] = []
+        tfs: list[NDArray[np.float64]] = []
         for part in self.parts:
             if not part.reader.doc_frequency(fieldname, term):
                 continue
             local, weights = _segment_postings(part.reader, fieldname, term)
-            # at C speed: each physical document read as its documents, its frequency
-            # repeated for each
-            ids.extend(chain.from_iterable(map(part.docs_of.__getitem__, local)))
-            widths = map(part.width.__getitem__, local)
-            tfs.extend(chain.from_iterable(map(repeat, weights, widths)))
+            local_ids = np.asarray(local, dtype=np.int64)
+            ids.append(part.expand(local_ids))
+            tfs.append(np.repeat(np.asarray(weights, dtype=np.float64), part.width[local_ids]))
+        result = (
+            (np.concatenate(ids), np.concatenate(tfs))
+            if ids
+            else (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64))
+        )
+        result[0].flags.writeable = False
+        result[1].flags.writeable = False
         if len(self._cache) > 50_000:
             self._cache.clear()
-        result = self._cache[key] = (ids, tfs)
+        self._cache[key] = result
+        return result
+
+    def text_postings(self, fieldname: str, term: str) -> Postings:
+        """Texts and term frequencies of `term` in `fieldname` (`text_of` numbers): whoosh's
+        postings of each segment as they are, each physical document once."""
+        key = (fieldname, term)
+        cached = self._text_cache.get(key)
+        if cached is not None:
+            return cached
+        ids: list[NDArray[np.int64]] = []
+        tfs: list[NDArray[np.float64]] = []
+        for part in self.parts:
+            if not part.reader.doc_frequency(fieldname, term):
+                continue
+            local, weights = _segment_postings(part.reader, fieldname, term)
+            ids.append(np.asarray(local, dtype=np.int64) + part.offset)
+            tfs.append(np.asarray(weights, dtype=np.float64))
+        result = (
+            (np.concatenate(ids), np.concatenate(tfs))
+            if ids
+            else (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64))
+        )
+        result[0].flags.writeable = False
+        result[1].flags.writeable = False
+        if len(self._text_cache) > 50_000:
+            self._text_cache.clear()
+        self._text_cache[key] = result
         return result
 
     def doc_frequency(self, fieldname: str, term: str) -> int:
+        """How many documents (not texts) have `term` in `fieldname`."""
         if not any(part.reader.doc_frequency(fieldname, term) for part in self.parts):
             return 0
-        return len(self.postings(fieldname, term)[0])
+        return int(self.text_width[self.text_postings(fieldname, term)[0]].sum())
 
-    def phrase_docs(self, fieldname: str, words: Sequence[str], slop: int) -> frozenset[int]:
-        """The documents where `words` are a phrase (`slop` words apart at most)."""
+    def text_phrase(self, fieldname: str, words: Sequence[str], slop: int) -> NDArray[np.int64]:
+        """The texts where `words` are a phrase (`slop` words apart at most), sorted."""
         from whoosh import query as wq
 
         query = wq.Phrase(fieldname, list(words), slop=slop)
-        out: list[int] = []
-        for part in self.parts:
-            found = part.searcher.docs_for_query(query)
-            out.extend(chain.from_iterable(map(part.docs_of.__getitem__, found)))
-        return frozenset(out)
+        out = [
+            np.asarray(list(part.searcher.docs_for_query(query)), dtype=np.int64) + part.offset
+            for part in self.parts
+        ]
+        found = np.unique(np.concatenate(out)) if out else np.empty(0, dtype=np.int64)
+        found.flags.writeable = False
+        return found
+
+    def phrase_docs(self, fieldname: str, words: Sequence[str], slop: int) -> NDArray[np.int64]:
+        """The documents where `words` are a phrase (`slop` words apart at most), sorted."""
+        from whoosh import query as wq
+
+        query = wq.Phrase(fieldname, list(words), slop=slop)
+        out = [
+            part.expand(np.asarray(list(part.searcher.docs_for_query(query)), dtype=np.int64))
+            for part in self.parts
+        ]
+        found = np.unique(np.concatenate(out)) if out else np.empty(0, dtype=np.int64)
+        found.flags.writeable = False
+        return found
 
     def close(self) -> None:
         for part in self.parts:
@@ -1140,30 +1213,37 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         virtual = _read_ints("I", parts[11])
         if len(starts) != sum(counts) + 1 or starts[-1] != len(virtual):
             raise ValueError("table des documents incohérente")
+        virtual_ids = np.asarray(virtual, dtype=np.int64)
         offset = 0
         for name, count in zip(names, counts, strict=True):
             folder = root / _SEGMENTS / name
-            if not is_complete(folder):
-                raise SearchIndexError(f"Index de recherche incomplet : {folder}")
-            if not _signed(folder, home):
-                raise SearchIndexError(f"Index de recherche non signé ou modifié : {folder}")
-            ix = _storage(folder, readonly=True).open_index()
+            ix = _open_segment(folder, home)
             searcher = ix.searcher()
-            bounds = starts[offset : offset + count + 1]
-            docs_of = [tuple(virtual[a:b]) for a, b in pairwise(bounds)]
-            width = [b - a for a, b in pairwise(bounds)]
-            opened.append(_Part(ix, searcher.reader(), searcher, docs_of, width))
+            bounds = np.asarray(starts[offset : offset + count + 1], dtype=np.int64)
+            opened.append(
+                _Part(
+                    ix,
+                    searcher.reader(),
+                    searcher,
+                    virtual_ids,
+                    bounds[:-1],
+                    np.diff(bounds),
+                    offset,
+                )
+            )
             if ix.doc_count_all() != count:
                 raise ValueError(f"nombre de documents incohérent : {folder}")
             offset += count
         editions = _read_strings(parts[2])
         rules = _read_strings(parts[5])
         paras = _read_ints("I", parts[9])
+        edition_of = _read_ints("H", parts[4])
+        rule_of = _read_ints("I", parts[6])
         documents = list(
             map(
                 DocInfo,
-                map(editions.__getitem__, _read_ints("H", parts[4])),
-                map(rules.__getitem__, _read_ints("I", parts[6])),
+                map(editions.__getitem__, edition_of),
+                map(rules.__getitem__, rule_of),
                 map(_KINDS.__getitem__, parts[7]),
                 map(_LANGS.__getitem__, parts[8]),
                 paras,
@@ -1171,16 +1251,10 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         )
         if len(virtual) != len(documents):
             raise ValueError("table des documents incohérente")
-        words = _read_strings(parts[12])
-        bits = {
-            b: frozenset(lang for lang, bit in _LANGUAGE_BIT.items() if bit & b) for b in range(4)
-        }
-        vocab = Vocabulary(
-            dict(zip(words, _read_ints("I", parts[13]), strict=True)),
-            dict(zip(words, _read_strings(parts[14]), strict=True)),
-            dict(zip(words, map(bits.__getitem__, (b & 3 for b in parts[15])), strict=True)),
-        )
+        vocab = _read_vocabulary(parts)
         title_only = parts[16]
+        rule_codes = _pair_codes(editions, edition_of, rules, rule_of)
+        text_of, text_width = _texts(starts, virtual_ids, len(documents))
         fields_ = _read_strings(parts[17])
         lengths = {
             name: _read_ints("I", data) for name, data in zip(fields_, parts[18:], strict=True)
@@ -1199,7 +1273,58 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         raise SearchIndexError(f"Index de recherche illisible : {path} ({exc})") from exc
     with contextlib.suppress(OSError):
         os.utime(path)  # most recently used: kept by the sweep
-    return OpenedIndex(path, opened, vocab, documents, lengths, title_only)
+    return OpenedIndex(
+        path, opened, vocab, documents, lengths, title_only, rule_codes, text_of, text_width
+    )
+
+
+def _open_segment(folder: Path, home: Path | None) -> Any:
+    """A segment's whoosh index, once its signature is checked."""
+    if not is_complete(folder):
+        raise SearchIndexError(f"Index de recherche incomplet : {folder}")
+    if not _signed(folder, home):
+        raise SearchIndexError(f"Index de recherche non signé ou modifié : {folder}")
+    return _storage(folder, readonly=True).open_index()
+
+
+def _read_vocabulary(parts: list[bytes]) -> Vocabulary:
+    words = _read_strings(parts[12])
+    bits = {b: frozenset(lang for lang, bit in _LANGUAGE_BIT.items() if bit & b) for b in range(4)}
+    return Vocabulary(
+        dict(zip(words, _read_ints("I", parts[13]), strict=True)),
+        dict(zip(words, _read_strings(parts[14]), strict=True)),
+        dict(zip(words, map(bits.__getitem__, (b & 3 for b in parts[15])), strict=True)),
+    )
+
+
+def _texts(
+    starts: array[int], virtual: NDArray[np.int64], count: int
+) -> tuple[NDArray[np.int64], NDArray[np.int64]]:
+    """Each document's text (physical document) and each text's number of documents."""
+    bounds = np.asarray(starts, dtype=np.int64)
+    width: NDArray[np.int64] = bounds[1:] - bounds[:-1]
+    text_of = np.full(count, -1, dtype=np.int64)
+    text_of[virtual] = np.repeat(np.arange(len(width), dtype=np.int64), width)
+    if count and int(text_of.min()) < 0:
+        raise ValueError("table des documents incohérente")
+    return text_of, width
+
+
+def _pair_codes(
+    editions: list[str], edition_of: array[int], rules: list[str], rule_of: array[int]
+) -> NDArray[np.int64]:
+    """A number per (edition, rule) of each document, from the tables' string numbers (a
+    string written twice in a table is read as its first number)."""
+
+    def first_numbers(strings: list[str]) -> NDArray[np.int64]:
+        first: dict[str, int] = {}
+        return np.asarray([first.setdefault(x, i) for i, x in enumerate(strings)], dtype=np.int64)
+
+    if not edition_of:
+        return np.empty(0, dtype=np.int64)
+    eds = first_numbers(editions)[np.asarray(edition_of, dtype=np.int64)]
+    numbers = first_numbers(rules)[np.asarray(rule_of, dtype=np.int64)]
+    return numbers * max(1, len(editions)) + eds
 
 
 def ensure_index(

@@ -41,8 +41,11 @@ import time
 import unicodedata
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from operator import itemgetter
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
+
+import numpy as np
 
 from judge.rules.cache import publish
 from judge.rules.errors import JudgeError
@@ -51,7 +54,17 @@ from judge.rules.model import Rule
 from judge.rules.numbers import canonical
 from judge.search import analysis
 from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token, normalize
-from judge.search.index import DocInfo, OpenedIndex, ProgressCallback, ensure_index, heading_of
+from judge.search.index import (
+    DocInfo,
+    OpenedIndex,
+    Postings,
+    ProgressCallback,
+    ensure_index,
+    heading_of,
+)
+
+if TYPE_CHECKING:
+    from numpy.typing import NDArray
 
 GLOSSARY_PATH = CORPUS_DIR / "glossary-fr-en.toml"
 FRENCH_WORDS_PATH = CORPUS_DIR / "mots-fr.txt"  # real French words, never "corrected"
@@ -550,8 +563,7 @@ class ConcordanceGroups:
         return {node: find(node) for node in parent}
 
 
-@dataclass(frozen=True)
-class _Ranked:
+class _Ranked(NamedTuple):  # a tuple: hundreds are made per query
     score: float
     edition: str
     rule: str
@@ -604,8 +616,8 @@ class Searcher:
             name: sum(column) / max(1, sum(1 for n in column if n))
             for name, column in self._lengths.items()
         }
-        self._posting_cache: dict[tuple[str, str], tuple[Sequence[int], Sequence[float]]] = {}
-        self._phrase_cache: dict[tuple[str, tuple[str, ...], int], frozenset[int]] = {}
+        self._posting_cache: dict[tuple[str, str], Postings] = {}
+        self._phrase_cache: dict[tuple[str, tuple[str, ...], int], NDArray[np.int64]] = {}
         self._frequencies: dict[tuple[str, str], int] = {}
         vocab = self._opened.vocabulary
         french = load_words(FRENCH_WORDS_PATH)
@@ -633,7 +645,9 @@ class Searcher:
         self._other_language: dict[str, list[bool]] = {
             lang: [info.language != lang for info in self._docs] for lang in _LANGUAGES
         }
-        self._docs_of_rule: dict[tuple[str, str], list[int]] | None = None
+        self._arrays()
+        self._docs_of_rule: dict[tuple[str, str], tuple[int, ...]] | None = None
+        self._group_of: dict[tuple[str, str], Hashable] = {}  # group_key, once per rule
         self._parent_docs: dict[int, tuple[int, ...]] = {}  # the texts of a doc's parent
         self._lineage: dict[tuple[str, str], tuple[str, ...]] = {}
         self._language_docs: dict[str, int] = {}  # documents per language (IDF)
@@ -647,6 +661,52 @@ class Searcher:
         # The loaded rules and index tables live as long as the searcher: out of the cyclic
         # collector's sight, so that no full collection walks them during a query.
         gc.freeze()
+
+    def _arrays(self) -> None:
+        """The document tables as arrays: ranking is done at C speed over every document."""
+        self._length_arrays = {
+            name: np.asarray(column, dtype=np.float64) for name, column in self._lengths.items()
+        }
+        self._kind_weights = np.asarray(self._kind_weight, dtype=np.float64)
+        # BM25 is scored once per text (a paragraph shared by several editions is one
+        # physical document), then read as its documents; unless the copies of a text
+        # differ in length (never, by construction: then document by document)
+        text_of = self._opened.text_of
+        texts = len(self._opened.text_width)
+        self._text_lengths: dict[str, NDArray[np.float64]] = {}
+        for name, column in self._length_arrays.items():
+            by_text = np.zeros(texts, dtype=np.float64)
+            by_text[text_of] = column
+            self._text_lengths[name] = by_text
+        self._per_text = all(
+            np.array_equal(self._text_lengths[name][text_of], column)
+            for name, column in self._length_arrays.items()
+        )
+        if not self._per_text:
+            text_of = np.arange(len(self._docs), dtype=np.int64)
+            texts = len(self._docs)
+            self._text_lengths = self._length_arrays
+        self._text_of: NDArray[np.int64] = text_of
+        self._texts = texts
+        self._other_arrays = {
+            lang: np.asarray(flags, dtype=np.bool_) for lang, flags in self._other_language.items()
+        }
+        self._edition_codes = np.asarray(
+            [self._order[info.edition] for info in self._docs], dtype=np.int32
+        )
+        # per query language: which documents belong to an edition written in it
+        self._edition_language: dict[str, NDArray[np.bool_]] = {
+            lang: np.asarray([ed.language == lang for ed in self.index.editions], dtype=np.bool_)[
+                self._edition_codes
+            ]
+            for lang in _LANGUAGES
+        }
+        # per document, filled as documents reach the first page: its group of copies (a
+        # number for its group key) and its rule's place in its edition; -1 until then
+        self._group_numbers: dict[Hashable, int] = {}
+        self._doc_groups = np.full(len(self._docs), -1, dtype=np.int64)
+        self._doc_positions = np.full(len(self._docs), -1, dtype=np.int64)
+        self._has_text = np.frombuffer(self._opened.title_only, dtype=np.uint8) == 0
 
     @property
     def path(self) -> Path:
@@ -897,14 +957,14 @@ class Searcher:
         self,
         words: list[_Word],
         idf: dict[tuple[str, str], float],
-        scores: dict[int, float],
+        scores: _Scores,
     ) -> None:
         """A bonus for the query's words as a phrase (a few words apart at most)."""
         for lang in _LANGUAGES:
             seq = tuple(t for w in words for t in w.terms[lang])
             field = f"body_{lang}"
             if 2 <= len(seq) <= 8 and all(self._df(field, t) for t in seq):
-                docs = self._phrase_docs(field, seq, slop=3)
+                docs = self._dense(self._phrase_docs(field, seq, slop=3))
                 for t in seq:
                     # A word kept in one language only (`d`: elided in French, a plain
                     # letter in English) has no IDF of its own in the other.
@@ -952,15 +1012,15 @@ class Searcher:
                     idf.setdefault((lang, term), weight)
         if not kept:
             return [], missing
-        scores: dict[int, float] = {}
-        masks: dict[int, int] = {}  # document -> the concepts it has (bit i: concept i)
+        scores = _Scores(self._texts)  # per text until the phrase bonus
+        # text -> the concepts it has (bit i: concept i; MAX_WORDS < 63)
+        masks = np.zeros(self._texts, dtype=np.int64)
         for i, c in enumerate(kept):
-            bit = 1 << i
-            for d in self._score_concept(c, idf, scores):
-                masks[d] = masks.get(d, 0) | bit
-        covered = _Coverage(masks, importance)
+            np.bitwise_or(masks, 1 << i, out=masks, where=self._score_concept(c, idf, scores))
+        covered = _Coverage(masks[self._text_of], importance)  # per document
         if len(kept) >= 2:
             self._phrase_bonus(words, idf, scores)
+        scores = scores.of_documents(self._text_of)
         terms = {lang: set().union(*(c.terms(lang) for c in kept)) for lang in _LANGUAGES}
         names = {lang: set().union(*(c.names(lang) for c in kept)) for lang in _LANGUAGES}
         # the share of the query that no text in the query's language has
@@ -989,100 +1049,130 @@ class Searcher:
 
     def _rank_rules(
         self,
-        scores: dict[int, float],
+        scores: _Scores,
         covered: _Coverage,
         terms: dict[AnalyzerLanguage, set[str]],
         editions: list[str] | None,
         language: str | None,
         query_language: str = "fr",
         other_weight: float = 1.0,
-    ) -> list[_Ranked]:
+    ) -> list[_Ranked] | _RuleTable:
         """Paragraph scores → one entry per rule (its best paragraph, plus a little of the
         next two), exact headings first with their sub-rules folded in, title-only rules
-        after the rules with text, then one entry per group of copies (`group_key`)."""
+        after the rules with text, then one entry per group of copies (`group_key`). Without
+        an exact heading (most queries), the rules are arrays (`_RuleTable`)."""
         weighted = self._weigh(scores, covered, editions, language, query_language, other_weight)
         # top-k before grouping: the long tail never reaches the first page
         weighted = heapq.nlargest(TOP_K, weighted)
         weighted = self._in_named_sections(weighted, terms)
-        exact = {
-            (self._docs[d].edition, self._docs[d].rule)
-            for _, d in weighted
-            if self._docs[d].kind == "title"
-            and covered.complete(d)
-            and self._whole_heading(self._docs[d], terms)
-        }
-        groups: dict[tuple[str, str], list[tuple[float, int]]] = {}
         docs = self._docs
-        for score, d in weighted:  # best first
-            info = docs[d]
+        exact = {
+            (info.edition, info.rule)
+            for _, d in weighted
+            if (info := docs[d]).kind == "title"
+            and covered.complete(d)
+            and self._whole_heading(info, terms)
+        }
+        if not exact:
+            return self._rule_table(weighted)
+        groups: dict[tuple[str, str], list[tuple[float, int]]] = {}
+        for item in weighted:  # best first
+            info = docs[item[1]]
             key = self._under_heading(info, exact) if exact else (info.edition, info.rule)
-            groups.setdefault(key, []).append((score, d))
+            group = groups.get(key)
+            if group is None:
+                groups[key] = [item]
+            else:
+                group.append(item)
         rules: list[_Ranked] = []
+        append = rules.append
         title_only = self._title_only
         for (ed, number), group in groups.items():
             best, best_doc = group[0]
             best_info = docs[best_doc]
+            if len(group) == 1 and not exact:  # most rules: one paragraph among the best
+                append(_Ranked(best + 0.0, ed, number, best_info, False, not title_only[best_doc]))
+                continue
             if (ed, number) in exact:
                 best *= HEADING_BONUS
                 best_info = next((docs[d] for _, d in group if docs[d].rule == number), best_info)
             score = best + 0.1 * sum(sc for sc, _ in group[1:3])
             # text of its own, or of the sub-rules folded under its heading
             has_text = not all(title_only[d] for _, d in group)
-            rules.append(_Ranked(score, ed, number, best_info, (ed, number) in exact, has_text))
+            append(_Ranked(score, ed, number, best_info, (ed, number) in exact, has_text))
         return rules
 
     def _weigh(
         self,
-        scores: dict[int, float],
+        scores: _Scores,
         covered: _Coverage,
         editions: list[str] | None,
         language: str | None,
         query_language: str,
         other_weight: float,
     ) -> list[tuple[float, int]]:
-        """Each paragraph's score times its kind's weight and its coverage of the query. A
-        paragraph in another language than the query's weighs `other_weight`: a French
-        judge reads the French rule first when the French text can answer. A sub-rule is
-        read with its parent's text: the concepts the parent has count, a little, as the
-        sub-rule's (118.1c, Commander, under 118.1 « Chaque joueur commence la partie… »)."""
-        kind_weight = self._kind_weight
-        other = self._other_language[query_language]
-        share = covered.share
-        masks = covered.masks
-        factors: dict[int, float] = {}  # coverage factor per set of concepts (a handful)
-        weighted: list[tuple[float, int]] = []
-        append = weighted.append
-        for d, raw in scores.items():
-            mask = masks.get(d, 0)
-            factor = factors.get(mask)
-            if factor is None:
-                factor = factors[mask] = 0.15 + 0.85 * share(mask) ** 2
-            append((raw * kind_weight[d] * (other_weight if other[d] else 1.0) * factor, d))
+        """The best paragraphs (top-k, best first), each one's score times its kind's weight
+        and its coverage of the query. A paragraph in another language than the query's
+        weighs `other_weight`: a French judge reads the French rule first when the French
+        text can answer. A sub-rule is read with its parent's text: the concepts the parent
+        has count, a little, as the sub-rule's (118.1c, Commander, under 118.1 « Chaque
+        joueur commence la partie… »). Vectorised over every scored document; ties go to
+        the higher document number."""
+        docs = np.flatnonzero(scores.touched)
         if editions or language:
-            docs = self._docs
-            weighted = [
-                (sc, d)
-                for sc, d in weighted
-                if (not editions or docs[d].edition in editions)
-                and (not language or docs[d].language == language)
-            ]
-        if PARENT_CONTEXT:
-            # only the best few get their parent's context (it can only raise a score)
-            weighted = heapq.nlargest(TOP_K, weighted)
-            weighted = [
-                (
-                    scores[d]
-                    * kind_weight[d]
-                    * (other_weight if other[d] else 1.0)
-                    * (0.15 + 0.85 * covered.with_context(d, self._parent_mask(d, masks)) ** 2),
-                    d,
-                )
-                for _, d in weighted
-            ]
-        return weighted
+            keep = np.ones(len(docs), dtype=np.bool_)
+            if editions:
+                codes = [self._order[e] for e in editions if e in self._order]
+                keep &= np.isin(self._edition_codes[docs], codes)
+            if language:
+                keep &= ~self._other_arrays[language][docs]
+            docs = docs[keep]
+        masks = covered.masks
+        values = scores.scores[docs] * self._kind_weights[docs]
+        values *= np.where(self._other_arrays[query_language][docs], other_weight, 1.0)
+        values *= _coverage_factors(covered, masks[docs])
+        best = _top(values, docs, TOP_K)
+        chosen: list[int] = docs[best].tolist()
+        if not PARENT_CONTEXT:
+            return list(zip(values[best].tolist(), chosen, strict=True))
+        # only the best few get their parent's context (it can only raise a score)
+        top = docs[best]
+        own = masks[top]
+        context = self._parent_masks(chosen, masks) & ~own
+        # the factor per (own concepts, parent's other concepts): a handful of pairs
+        pairs, inverse = np.unique((own << 32) | context, return_inverse=True)
+        factors = np.asarray(
+            [
+                0.15
+                + 0.85 * (covered.share(p >> 32) + PARENT_CONTEXT * covered.share(p & _LOW)) ** 2
+                for p in pairs.tolist()
+            ],
+            dtype=np.float64,
+        )
+        values = scores.scores[top] * self._kind_weights[top]
+        values *= np.where(self._other_arrays[query_language][top], other_weight, 1.0)
+        values *= factors[inverse]
+        return list(zip(values.tolist(), chosen, strict=True))
 
-    def _parent_mask(self, d: int, masks: dict[int, int]) -> int:
-        """The concepts the text of the document's parent rule has."""
+    def _parent_masks(self, chosen: list[int], masks: NDArray[np.int64]) -> NDArray[np.int64]:
+        """For each document, the concepts the text of its parent rule has."""
+        owners: list[int] = []
+        parents: list[int] = []
+        known = self._parent_docs
+        for i, d in enumerate(chosen):
+            found = known.get(d)
+            if found is None:
+                found = self._parents_of(d)
+            if found:
+                owners.extend([i] * len(found))
+                parents.extend(found)
+        out = np.zeros(len(chosen), dtype=np.int64)
+        if parents:
+            np.bitwise_or.at(out, np.asarray(owners), masks[parents])
+        return out
+
+    def _parents_of(self, d: int) -> tuple[int, ...]:
+        """The documents of the text of the document's parent rule (cached)."""
         parents = self._parent_docs.get(d)
         if parents is None:
             parents = ()
@@ -1096,10 +1186,7 @@ class Searcher:
                         if self._docs[p].kind != "title"
                     )
             self._parent_docs[d] = parents
-        mask = 0
-        for p in parents:
-            mask |= masks.get(p, 0)
-        return mask
+        return parents
 
     def _ancestors(self, edition: str, number: str) -> tuple[str, ...]:
         """The rule and the rules above it, nearest first (cached)."""
@@ -1116,14 +1203,15 @@ class Searcher:
             found = self._lineage[key] = tuple(chain)
         return found
 
-    def _rule_documents(self) -> dict[tuple[str, str], list[int]]:
+    def _rule_documents(self) -> dict[tuple[str, str], tuple[int, ...]]:
         """(edition, rule) -> its documents (built once, at the first query that needs it)."""
         if self._docs_of_rule is None:
             table: dict[tuple[str, str], list[int]] = {}
             for d, info in enumerate(self._docs):
                 if info.kind != "glossary":
                     table.setdefault((info.edition, info.rule), []).append(d)
-            self._docs_of_rule = table
+            # tuples of numbers: the collector stops tracking them (tens of thousands)
+            self._docs_of_rule = {key: tuple(docs) for key, docs in table.items()}
         return self._docs_of_rule
 
     def _in_named_sections(
@@ -1166,43 +1254,183 @@ class Searcher:
             number = rule.parent if rule is not None else None
         return (info.edition, info.rule)
 
-    def _merge_copies(self, rules: list[_Ranked], limit: int, prefer: _Preference) -> list[_Ranked]:
+    def _rule_table(self, weighted: list[tuple[float, int]]) -> _RuleTable:
+        """`_rank_rules` without exact headings, on arrays: one entry per (edition, rule) in
+        order of its best paragraph, scored by it plus a tenth of the next two."""
+        values = np.asarray([sc for sc, _ in weighted], dtype=np.float64)
+        docs = np.asarray([d for _, d in weighted], dtype=np.int64)
+        if not len(docs):
+            return _RuleTable(values, docs, np.zeros(0, dtype=np.bool_))
+        # each paragraph's rule, numbered in order of first appearance (best first)
+        _, first, inverse = np.unique(
+            self._opened.rule_codes[docs], return_index=True, return_inverse=True
+        )
+        appearance = np.argsort(first, kind="stable")
+        group = np.empty(len(first), dtype=np.int64)
+        group[appearance] = np.arange(len(first))
+        group = group[inverse]
+        # the place of each paragraph within its rule (0: the best)
+        members = np.argsort(group, kind="stable")
+        counts = np.bincount(group, minlength=len(first))
+        starts = np.cumsum(counts) - counts
+        place = np.empty(len(docs), dtype=np.int64)
+        place[members] = np.arange(len(docs)) - starts[group[members]]
+        best = first[appearance]
+        # best + 0.1 × (0 + second + third), the operations of a sum over the next two
+        extra = np.zeros(len(first), dtype=np.float64)
+        second, third = place == 1, place == 2
+        extra[group[second]] = values[second]
+        extra[group[third]] += values[third]
+        has_text = np.bincount(group, weights=self._has_text[docs], minlength=len(first)) > 0
+        return _RuleTable(values[best] + 0.1 * extra, docs[best], has_text)
+
+    def _merge_copies(
+        self, rules: list[_Ranked] | _RuleTable, limit: int, prefer: _Preference
+    ) -> list[_Ranked]:
         """One entry per group of copies of a rule (same `group_key`), shown in the copy
         with text, in the query's language, newest — unless old wording was asked, when
         the copy whose text matched best leads. The others are listed in `also`."""
+        if isinstance(rules, _RuleTable):
+            return _diversify(self._merge_table(rules, prefer), limit)
 
-        def order(r: _Ranked) -> tuple[object, ...]:
-            return (-r.score, self._order.get(r.edition, 99), self._position(r))
-
-        rules.sort(key=order)
-        groups: dict[Hashable, list[_Ranked]] = {}
-        for r in rules:
-            key = self._group_key(r.edition, r.rule) if r.info.kind != "glossary" else r.rule
-            groups.setdefault(key, []).append(r)
-        merged: list[_Ranked] = []
+        editions = self._order
+        positions = self._positions
+        no_positions: dict[str, int] = {}
+        # each rule's order (best score, newest edition, document order), computed once
+        ordered = sorted(
+            (
+                (
+                    (
+                        -r.score,
+                        editions.get(r.edition, 99),
+                        positions.get(r.edition, no_positions).get(r.rule, 0),
+                    ),
+                    r,
+                )
+                for r in rules
+            ),
+            key=itemgetter(0),
+        )
+        groups: dict[Hashable, list[tuple[tuple[float, int, int], _Ranked]]] = {}
+        group_of = self._group_of
+        for item in ordered:
+            r = item[1]
+            if r.info.kind == "glossary":
+                key: Hashable = r.rule
+            else:
+                where = (r.edition, r.rule)
+                key = group_of.get(where)
+                if key is None:
+                    key = group_of[where] = self._group_key(r.edition, r.rule)
+            members = groups.get(key)
+            if members is None:
+                groups[key] = [item]
+            else:
+                members.append(item)
+        # an exact heading first (the newest edition's, unless old wording was asked); a rule
+        # known only by its title never above one with text
+        newest_first = not prefer.old
+        merged: list[tuple[tuple[object, ...], _Ranked]] = []
         for members in groups.values():
-            lead = min(members, key=lambda m: self._representative(m, prefer))
-            others = tuple((m.edition, m.rule) for m in members if m is not lead)
-            merged.append(
-                _Ranked(
-                    max(m.score for m in members),
+            if len(members) == 1 and not members[0][1].also:  # a rule with no copy: as it is
+                rank, lead = members[0]
+            else:
+                rank, lead = min(members, key=lambda m: self._representative(m[1], prefer))
+                lead = _Ranked(
+                    members[0][1].score,  # the best (members are in order)
                     lead.edition,
                     lead.rule,
                     lead.info,
-                    any(m.exact for m in members),
-                    any(m.has_text for m in members),
-                    others,
+                    any(m[1].exact for m in members),
+                    any(m[1].has_text for m in members),
+                    tuple((m[1].edition, m[1].rule) for m in members if m[1] is not lead),
+                )
+                rank = (-lead.score, rank[1], rank[2])
+            newest = rank[1] if lead.exact and newest_first else 0
+            merged.append(((not lead.has_text, not lead.exact, newest, *rank), lead))
+        merged.sort(key=itemgetter(0))
+        return _diversify([r for _, r in merged], limit)
+
+    def _merge_table(self, rules: _RuleTable, prefer: _Preference) -> list[_Ranked]:
+        """`_merge_copies` on arrays, for rules without exact headings: the same order, the
+        same leads; Python objects only for the groups."""
+        if not len(rules.doc):
+            return []
+        docs = rules.doc
+        editions = self._edition_codes[docs]
+        positions = self._positions_of(docs)
+        # best score, newest edition, document order (stable: ties keep the rules' order)
+        order = np.lexsort((positions, editions, -rules.score))
+        docs, editions, positions = docs[order], editions[order], positions[order]
+        scores, has_text = rules.score[order], rules.has_text[order]
+        _, first, inverse = np.unique(self._groups_of(docs), return_index=True, return_inverse=True)
+        appearance = np.argsort(first, kind="stable")
+        group = np.empty(len(first), dtype=np.int64)
+        group[appearance] = np.arange(len(first))
+        group = group[inverse]
+        # the lead of each group: with text, then (the query's language or the best score),
+        # then the newest edition, then the first in order
+        if prefer.old:
+            preference: NDArray[Any] = -scores
+        else:
+            preference = self._edition_language[prefer.language][docs] == 0
+        ranking = np.lexsort((np.arange(len(docs)), editions, preference, ~has_text, group))
+        leads = ranking[np.searchsorted(group[ranking], np.arange(len(first)))]
+        group_text = np.bincount(group, weights=has_text, minlength=len(first)) > 0
+        best = first[appearance]  # each group's best score: its first in order
+        # tiers: rules with text first, then best score, newest edition, document order
+        tiers = np.lexsort((positions[leads], editions[leads], -scores[best], ~group_text)).tolist()
+        members = np.argsort(group, kind="stable")
+        starts = np.searchsorted(group[members], np.arange(len(first) + 1)).tolist()
+        members_list = members.tolist()
+        docs_list = docs.tolist()
+        infos = self._docs
+        out: list[_Ranked] = []
+        for g in tiers:
+            lead = int(leads[g])
+            info = infos[docs_list[lead]]
+            also = tuple(
+                (infos[docs_list[m]].edition, infos[docs_list[m]].rule)
+                for m in members_list[starts[g] : starts[g + 1]]
+                if m != lead
+            )
+            out.append(
+                _Ranked(
+                    float(scores[best[g]]),
+                    info.edition,
+                    info.rule,
+                    info,
+                    False,
+                    bool(group_text[g]),
+                    also,
                 )
             )
+        return out
 
-        # an exact heading first (the newest edition's, unless old wording was asked); a rule
-        # known only by its title never above one with text
-        def tier(r: _Ranked) -> tuple[object, ...]:
-            newest = self._order.get(r.edition, 99) if r.exact and not prefer.old else 0
-            return (not r.has_text, not r.exact, newest, *order(r))
+    def _positions_of(self, docs: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Each document's rule's place in its edition (remembered per document)."""
+        found = self._doc_positions[docs]
+        for i in np.flatnonzero(found < 0).tolist():
+            d = int(docs[i])
+            info = self._docs[d]
+            found[i] = self._doc_positions[d] = self._positions.get(info.edition, {}).get(
+                info.rule, 0
+            )
+        return found
 
-        merged.sort(key=tier)
-        return _diversify(merged, limit)
+    def _groups_of(self, docs: NDArray[np.int64]) -> NDArray[np.int64]:
+        """Each document's group of copies, as a number (remembered per document)."""
+        found = self._doc_groups[docs]
+        numbers = self._group_numbers
+        for i in np.flatnonzero(found < 0).tolist():
+            d = int(docs[i])
+            info = self._docs[d]
+            key: Hashable = (
+                info.rule if info.kind == "glossary" else self._group_key(info.edition, info.rule)
+            )
+            number = numbers.setdefault(key, len(numbers))
+            found[i] = self._doc_groups[d] = number
+        return found
 
     def _representative(self, r: _Ranked, prefer: _Preference) -> tuple[object, ...]:
         if prefer.old:
@@ -1221,21 +1449,18 @@ class Searcher:
                     votes[lang] += 1
         return "en" if votes["en"] > votes["fr"] else "fr"
 
-    def _position(self, r: _Ranked) -> int:
-        return self._positions.get(r.edition, {}).get(r.rule, 0)
-
     # -- scoring ----------------------------------------------------------------------
 
     def _score_concept(
-        self, concept: _Concept, idf: dict[tuple[str, str], float], scores: dict[int, float]
-    ) -> set[int]:
+        self, concept: _Concept, idf: dict[tuple[str, str], float], scores: _Scores
+    ) -> NDArray[np.bool_]:
         """Add the concept's BM25 to `scores`, every form in every field; return the
         documents that have it. Multi-word forms count where they appear as a phrase (in
         paragraphs) or with all their words (titles, short); they weigh as one word. A
         related form in the section titles above a paragraph scores but does not make the
         paragraph have the concept (every rule of 704 sits under « actions basées sur un
         état »)."""
-        found: set[int] = set()
+        found = np.zeros(self._texts, dtype=np.bool_)
         for lang, seqs in concept.forms.items():
             for seq, weight in seqs:
                 for role, role_weight in _FIELD_WEIGHT.items():
@@ -1246,20 +1471,21 @@ class Searcher:
                     counts = role != "title" or (lang, seq) not in concept.related
                     if len(seq) == 1:
                         got = self._add_term(field, seq[0], idf[(lang, seq[0])], boost, scores)
+                        if counts:
+                            found[got] = True
+                        continue
+                    if role == "body":
+                        docs = self._dense(self._phrase_docs(field, seq))
                     else:
-                        if role == "body":
-                            docs = self._phrase_docs(field, seq)
-                        else:
-                            docs = frozenset.intersection(
-                                *(frozenset(self._postings(field, t)[0]) for t in seq)
-                            )
-                        got = set()
-                        for t in seq:
-                            got |= self._add_term(
-                                field, t, idf[(lang, t)], boost / len(seq), scores, docs
-                            )
-                    if counts:
-                        found |= got
+                        docs = self._dense(self._postings(field, seq[0])[0])
+                        for t in seq[1:]:
+                            docs &= self._dense(self._postings(field, t)[0])
+                    for t in seq:
+                        got = self._add_term(
+                            field, t, idf[(lang, t)], boost / len(seq), scores, docs
+                        )
+                        if counts:
+                            found[got] = True
         return found
 
     def _add_term(
@@ -1268,44 +1494,61 @@ class Searcher:
         term: str,
         idf: float,
         boost: float,
-        scores: dict[int, float],
-        only: frozenset[int] | None = None,
-    ) -> set[int]:
+        scores: _Scores,
+        only: NDArray[np.bool_] | None = None,
+    ) -> NDArray[np.int64]:
+        """Add the term's BM25 to the documents that have it (those of `only`, if given);
+        return them."""
         ids, tfs = self._postings(field, term)
-        lengths = self._lengths.get(field)
-        if lengths is None:
-            return set()
+        lengths = self._text_lengths.get(field)
+        if lengths is None or not len(ids):
+            return _NO_DOCS
+        if only is not None:
+            keep = only[ids]
+            ids, tfs = ids[keep], tfs[keep]
         k1 = BM25_K1
         b = BM25_B if field.startswith("body_") else 0.3
         fixed = k1 * (1 - b)
         per_token = k1 * b / (self._average.get(field) or 1.0)
         factor = boost * idf * (k1 + 1)
-        found: set[int] = set()
-        for d, tf in zip(ids, tfs, strict=True):
-            if only is not None and d not in only:
-                continue
-            scores[d] = scores.get(d, 0.0) + factor * tf / (tf + fixed + per_token * lengths[d])
-            found.add(d)
-        return found
+        # the same operations, in the same order, as a loop over the documents would do
+        # (a document appears once in a posting list)
+        scores.scores[ids] += factor * tfs / (tfs + fixed + per_token * lengths[ids])
+        scores.touched[ids] = True
+        return ids
 
-    def _postings(self, field: str, term: str) -> tuple[Sequence[int], Sequence[float]]:
+    def _dense(self, docs: NDArray[np.int64]) -> NDArray[np.bool_]:
+        """`docs` (texts) as a mask over every text."""
+        out = np.zeros(self._texts, dtype=np.bool_)
+        out[docs] = True
+        return out
+
+    def _postings(self, field: str, term: str) -> Postings:
         """Document numbers and term frequencies of `term` in `field` (cached: the index
         is read-only); the index reads each shared paragraph as the documents that hold it."""
         key = (field, term)
         cached = self._posting_cache.get(key)
         if cached is not None:
             return cached
-        result = self._opened.postings(field, term) if self._df(field, term) else ([], [])
+        if not self._df(field, term):
+            result = _NO_POSTINGS
+        elif self._per_text:
+            result = self._opened.text_postings(field, term)
+        else:
+            result = self._opened.postings(field, term)
         if len(self._posting_cache) > 50_000:
             self._posting_cache.clear()
         self._posting_cache[key] = result
         return result
 
-    def _phrase_docs(self, field: str, seq: tuple[str, ...], slop: int = 1) -> frozenset[int]:
+    def _phrase_docs(self, field: str, seq: tuple[str, ...], slop: int = 1) -> NDArray[np.int64]:
         key = (field, seq, slop)
         cached = self._phrase_cache.get(key)
         if cached is None:
-            cached = self._opened.phrase_docs(field, seq, slop)
+            if self._per_text:
+                cached = self._opened.text_phrase(field, seq, slop)
+            else:
+                cached = self._opened.phrase_docs(field, seq, slop)
             if len(self._phrase_cache) > 20_000:
                 self._phrase_cache.clear()
             self._phrase_cache[key] = cached
@@ -1491,11 +1734,67 @@ class Searcher:
         return out
 
 
+_NO_DOCS: NDArray[np.int64] = np.empty(0, dtype=np.int64)
+_LOW = (1 << 32) - 1  # a document's own concepts above, its parent's below
+_NO_POSTINGS: Postings = (_NO_DOCS, np.empty(0, dtype=np.float64))
+
+
+@dataclass
+class _RuleTable:
+    """One entry per rule, as arrays: its score, the paragraph shown, whether it has text."""
+
+    score: NDArray[np.float64]
+    doc: NDArray[np.int64]
+    has_text: NDArray[np.bool_]
+
+
+class _Scores:
+    """Each document's BM25 so far, and whether any term scored it (a dense array per
+    query: tens of thousands of documents, at C speed)."""
+
+    def __init__(self, size: int) -> None:
+        self.scores = np.zeros(size, dtype=np.float64)
+        self.touched = np.zeros(size, dtype=np.bool_)
+
+    def of_documents(self, text_of: NDArray[np.int64]) -> _Scores:
+        """Scores per text read as scores per document (`text_of`: each one's text)."""
+        out = _Scores(0)
+        out.scores = self.scores[text_of]
+        out.touched = self.touched[text_of]
+        return out
+
+
+def _coverage_factors(covered: _Coverage, masks: NDArray[np.int64]) -> NDArray[np.float64]:
+    """Each document's coverage factor, computed once per set of concepts (a handful) in
+    Python floats, as the ranking always did."""
+    if covered.full < 1 << 16:  # a table indexed by the mask itself: no sort
+        found = np.flatnonzero(np.bincount(masks, minlength=1))
+        table = np.zeros(int(found[-1]) + 1 if len(found) else 1, dtype=np.float64)
+        table[found] = [0.15 + 0.85 * covered.share(m) ** 2 for m in found.tolist()]
+        return table[masks]
+    unique, inverse = np.unique(masks, return_inverse=True)
+    factors = [0.15 + 0.85 * covered.share(m) ** 2 for m in unique.tolist()]
+    return np.asarray(factors, dtype=np.float64)[inverse]
+
+
+def _top(values: NDArray[np.float64], docs: NDArray[np.int64], k: int) -> NDArray[np.intp]:
+    """Positions of the `k` best values, best first, ties to the higher document number
+    (the order of `heapq.nlargest` over (score, document) pairs)."""
+    n = len(values)
+    if n > k:
+        kth = np.partition(values, n - k)[n - k]
+        candidates = np.flatnonzero(values >= kth)
+    else:
+        candidates = np.arange(n)
+    order = np.lexsort((-docs[candidates], -values[candidates]))[:k]
+    return candidates[order]
+
+
 class _Coverage:
     """Which concepts each document has, and the share of the query that makes (each
     concept weighing its importance)."""
 
-    def __init__(self, masks: dict[int, int], importance: list[float]) -> None:
+    def __init__(self, masks: NDArray[np.int64], importance: list[float]) -> None:
         self.masks = masks
         self.importance = importance
         self.total = sum(importance) or 1.0
@@ -1510,11 +1809,11 @@ class _Coverage:
         return found
 
     def with_context(self, d: int, context: int) -> float:
-        own = self.masks.get(d, 0)
+        own = int(self.masks[d])
         return self.share(own) + PARENT_CONTEXT * self.share(context & ~own)
 
     def complete(self, d: int) -> bool:
-        return self.masks.get(d, 0) == self.full
+        return int(self.masks[d]) == self.full
 
 
 def _diversify(ranked: list[_Ranked], limit: int) -> list[_Ranked]:

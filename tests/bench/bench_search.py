@@ -238,6 +238,9 @@ def print_latency(times: dict[str, tuple[list[float], list[float], list[float]]]
         f"\nlatence par requête (ms) : à chaud ({repeat}×{n} requêtes ; mur et CPU) "
         f"| première passe ({n} requêtes, caches vides)"
     )
+    # the neighbours' share of the machine, which the wall clock also counts
+    load = ", ".join(f"{x:.2f}".replace(".", ",") for x in os.getloadavg())
+    print(f"charge moyenne de la machine (1, 5, 15 min) : {load} sur {os.cpu_count()} cœurs")
     print(
         f"{'':<8} {'p50':>7} {'p99':>7} {'max':>7} {'CPU p50':>8} {'CPU p99':>8} "
         f"| {'p50':>7} {'p99':>7} {'max':>7}"
