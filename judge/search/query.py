@@ -174,6 +174,9 @@ class GlossaryTerm:
     old: tuple[str, ...] = ()  # forms (of fr or en) that only older editions use
     # what a judge looks up with it (répondre → pile): searched too, weighing little
     related: tuple[str, ...] = ()
+    # the word or term just before it is what the player wants to do at that moment
+    # (« sacrifier en réponse »): it frames the question and weighs as a question word
+    frames: bool = False
 
     def forms(self, language: AnalyzerLanguage) -> tuple[str, ...]:
         return self.fr if language == "fr" else self.en
@@ -248,6 +251,12 @@ def clitics_folded(word: str) -> str:
     return analysis.clitics(fold_token(word), "fr")[0]
 
 
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"« frames » attend true ou false, pas {value!r}")
+    return value
+
+
 def load_glossary(path: Path | None = None) -> Glossary:
     import tomllib  # only when a searcher opens
 
@@ -261,6 +270,7 @@ def load_glossary(path: Path | None = None) -> Glossary:
                 str(t.get("source", "")),
                 tuple(t.get("old", ())),
                 tuple(t.get("related", ())),
+                _flag(t.get("frames", False)),
             )
             for t in data.get("term", [])
         ]
@@ -338,6 +348,7 @@ class _Concept:
     forms: dict[AnalyzerLanguage, list[tuple[tuple[str, ...], float]]]
     old: bool = False  # written in an older edition's wording
     weak: bool = False  # a word that frames the question (devient, happens): weighs little
+    frames: bool = False  # its glossary term makes the concept before it frame the question
     # the forms a heading may consist of to be "exactly what was asked": all of them, but
     # only the older ones when the query used an older wording (zone en jeu: not Battlefield)
     naming: dict[AnalyzerLanguage, set[str]] = field(default_factory=dict)
@@ -368,6 +379,20 @@ def _words(text: str) -> list[_Word]:
         out.append(_Word(w, m.start(), m.end(), keys, terms))
         if len(out) >= MAX_WORDS:
             break
+    return out
+
+
+def _framed(concepts: list[_Concept]) -> list[_Concept]:
+    """The concept just before a framing term (« sacrifice en réponse » asks whether one can
+    respond, not how to sacrifice) weighs as a word that frames the question."""
+    out = list(concepts)
+    for i in range(1, len(out)):
+        before = out[i - 1]
+        if out[i].frames and not before.weak:
+            forms = {
+                lang: [(seq, w * WEAK) for seq, w in seqs] for lang, seqs in before.forms.items()
+            }
+            out[i - 1] = replace(before, forms=forms, weak=True)
     return out
 
 
@@ -843,6 +868,7 @@ class Searcher:
                     if seq:
                         concept.add(lang, seq, 1.0 if lang in typed_in else TRANSLATED)
                         concept.naming.setdefault(lang, set()).update(seq)
+                concept.frames = any(self.glossary.terms[variants[n].term].frames for n in written)
                 concepts.append(concept)
                 if alternatives:
                     expansions.append(f"{label} → {', '.join(dict.fromkeys(alternatives))}")
@@ -872,7 +898,7 @@ class Searcher:
                     weak=weak,
                 )
             )
-        return concepts, tuple(expansions)
+        return _framed(concepts), tuple(expansions)
 
     def _phrase_bonus(
         self,
