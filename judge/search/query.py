@@ -209,12 +209,21 @@ class Glossary:
         return self._starts.get(("", "term", str(term)), [])
 
     display: dict[str, str] = field(default_factory=dict)
+    # a form as written (normalised) -> the languages whose glossary forms include it
+    _form_languages: dict[str, set[AnalyzerLanguage]] = field(default_factory=dict)
+
+    def languages_of(self, form: str) -> tuple[AnalyzerLanguage, ...]:
+        """The languages to read `form` in: those whose glossary forms include it (« pile »
+        is French: the English word is a pile of cards), else both."""
+        found = self._form_languages.get(normalize(form))
+        return tuple(lang for lang in _LANGUAGES if lang in found) if found else _LANGUAGES
 
     def __post_init__(self) -> None:
         for i, term in enumerate(self.terms):
             old = {normalize(t) for t in term.old}
             for lang in _LANGUAGES:
                 for text in term.forms(lang):
+                    self._form_languages.setdefault(normalize(text), set()).add(lang)
                     raw = [m.group(0) for m in TOKEN_RE.finditer(text)]
                     keys = tuple(analysis.word_key(w, lang) for w in raw)
                     content = tuple(analysis.terms(text, lang))
@@ -857,7 +866,7 @@ class Searcher:
                         if normalize(v.text) != normalize(label):
                             alternatives.append(v.text)
                     for form in self.glossary.terms[t].related:
-                        for lang in _LANGUAGES:
+                        for lang in self.glossary.languages_of(form):
                             seq = tuple(analysis.terms(form, lang))
                             if seq:
                                 concept.add(lang, seq, RELATED)

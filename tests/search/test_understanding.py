@@ -164,3 +164,13 @@ def test_a_glossary_flag_that_is_not_a_boolean_is_refused(tmp_path: Path) -> Non
         load_glossary(path)
     path.write_text('[[term]]\nfr = ["répondre"]\nen = ["respond"]\nframes = true\n')
     assert load_glossary(path).terms[0].frames
+
+
+def test_what_a_term_is_looked_up_with_is_read_in_its_own_language(searcher: Searcher) -> None:
+    """« pile » (répondre → pile) is the French stack: read as English it would find the
+    piles of cards of the English rules. A form both languages list (zone) is read in both."""
+    concepts, _ = searcher._concepts("en réponse", _words("en réponse"), "fr")
+    related = concepts[0].related
+    assert ("fr", ("pil",)) in related and ("en", ("stack",)) in related
+    assert not any(lang == "en" and seq == ("pile",) for lang, seq in related)
+    assert searcher.glossary.languages_of("zone") == ("fr", "en")
