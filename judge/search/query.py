@@ -6,8 +6,9 @@ when it is unknown), glossary terms are recognised in either language, and each 
 term becomes a *concept* (all its forms: as typed, other wordings, translations, what it is
 looked up with). A word written alike in both languages is read in the query's language;
 words that only frame a question (devient, il se passe, happens: corpus/mots-de-question.txt)
-weigh little. Whatever the input, the answer is a `SearchResult`: hits, or none with a French
-message.
+weigh little, as does the action asked « en réponse » (the word before a glossary term marked
+`frames`: « sacrifice en réponse » asks whether one can respond). Whatever the input, the
+answer is a `SearchResult`: hits, or none with a French message.
 
 Ranking: BM25 per field (paragraph, section titles above it, heading of a rule), each term
 weighted by the IDF of its concept (how rare it is in the query's language), summed over the
