@@ -866,12 +866,7 @@ class Searcher:
                             concept.naming.setdefault(v.language, set()).update(v.content)
                         if normalize(v.text) != normalize(label):
                             alternatives.append(v.text)
-                    for form in self.glossary.terms[t].related:
-                        for lang in self.glossary.languages_of(form):
-                            seq = tuple(analysis.terms(form, lang))
-                            if seq:
-                                concept.add(lang, seq, RELATED)
-                                concept.related.add((lang, seq))
+                    self._add_related(concept, self.glossary.terms[t])
                 # the words as typed, too (an English word in French text, and vice versa)
                 for lang in _LANGUAGES:
                     seq = tuple(t for w in words[a : b + 1] for t in w.terms[lang])
@@ -909,6 +904,15 @@ class Searcher:
                 )
             )
         return _framed(concepts), tuple(expansions)
+
+    def _add_related(self, concept: _Concept, term: GlossaryTerm) -> None:
+        """What the term is looked up with (répondre → pile), each form read in its language."""
+        for form in term.related:
+            for lang in self.glossary.languages_of(form):
+                seq = tuple(analysis.terms(form, lang))
+                if seq:
+                    concept.add(lang, seq, RELATED)
+                    concept.related.add((lang, seq))
 
     def _phrase_bonus(
         self,
