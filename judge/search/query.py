@@ -6,8 +6,9 @@ when it is unknown), glossary terms are recognised in either language, and each 
 term becomes a *concept* (all its forms: as typed, other wordings, translations, what it is
 looked up with). A word written alike in both languages is read in the query's language;
 words that only frame a question (devient, il se passe, happens: corpus/mots-de-question.txt)
-weigh little. Whatever the input, the answer is a `SearchResult`: hits, or none with a French
-message.
+weigh little, as does the action asked « en réponse » (the word before a glossary term marked
+`frames`: « sacrifice en réponse » asks whether one can respond). Whatever the input, the
+answer is a `SearchResult`: hits, or none with a French message.
 
 Ranking: BM25 per field (paragraph, section titles above it, heading of a rule), each term
 weighted by the IDF of its concept (how rare it is in the query's language), summed over the
@@ -187,6 +188,9 @@ class GlossaryTerm:
     old: tuple[str, ...] = ()  # forms (of fr or en) that only older editions use
     # what a judge looks up with it (répondre → pile): searched too, weighing little
     related: tuple[str, ...] = ()
+    # the word or term just before it is what the player wants to do at that moment
+    # (« sacrifier en réponse »): it frames the question and weighs as a question word
+    frames: bool = False
 
     def forms(self, language: AnalyzerLanguage) -> tuple[str, ...]:
         return self.fr if language == "fr" else self.en
@@ -219,12 +223,21 @@ class Glossary:
         return self._starts.get(("", "term", str(term)), [])
 
     display: dict[str, str] = field(default_factory=dict)
+    # a form as written (normalised) -> the languages whose glossary forms include it
+    _form_languages: dict[str, set[AnalyzerLanguage]] = field(default_factory=dict)
+
+    def languages_of(self, form: str) -> tuple[AnalyzerLanguage, ...]:
+        """The languages to read `form` in: those whose glossary forms include it (« pile »
+        is French: the English word is a pile of cards), else both."""
+        found = self._form_languages.get(normalize(form))
+        return tuple(lang for lang in _LANGUAGES if lang in found) if found else _LANGUAGES
 
     def __post_init__(self) -> None:
         for i, term in enumerate(self.terms):
             old = {normalize(t) for t in term.old}
             for lang in _LANGUAGES:
                 for text in term.forms(lang):
+                    self._form_languages.setdefault(normalize(text), set()).add(lang)
                     raw = [m.group(0) for m in TOKEN_RE.finditer(text)]
                     keys = tuple(analysis.word_key(w, lang) for w in raw)
                     content = tuple(analysis.terms(text, lang))
@@ -261,6 +274,12 @@ def clitics_folded(word: str) -> str:
     return analysis.clitics(fold_token(word), "fr")[0]
 
 
+def _flag(value: object) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"« frames » attend true ou false, pas {value!r}")
+    return value
+
+
 def load_glossary(path: Path | None = None) -> Glossary:
     import tomllib  # only when a searcher opens
 
@@ -274,6 +293,7 @@ def load_glossary(path: Path | None = None) -> Glossary:
                 str(t.get("source", "")),
                 tuple(t.get("old", ())),
                 tuple(t.get("related", ())),
+                _flag(t.get("frames", False)),
             )
             for t in data.get("term", [])
         ]
@@ -351,6 +371,7 @@ class _Concept:
     forms: dict[AnalyzerLanguage, list[tuple[tuple[str, ...], float]]]
     old: bool = False  # written in an older edition's wording
     weak: bool = False  # a word that frames the question (devient, happens): weighs little
+    frames: bool = False  # its glossary term makes the concept before it frame the question
     # the forms a heading may consist of to be "exactly what was asked": all of them, but
     # only the older ones when the query used an older wording (zone en jeu: not Battlefield)
     naming: dict[AnalyzerLanguage, set[str]] = field(default_factory=dict)
@@ -381,6 +402,20 @@ def _words(text: str) -> list[_Word]:
         out.append(_Word(w, m.start(), m.end(), keys, terms))
         if len(out) >= MAX_WORDS:
             break
+    return out
+
+
+def _framed(concepts: list[_Concept]) -> list[_Concept]:
+    """The concept just before a framing term (« sacrifice en réponse » asks whether one can
+    respond, not how to sacrifice) weighs as a word that frames the question."""
+    out = list(concepts)
+    for i in range(1, len(out)):
+        before = out[i - 1]
+        if out[i].frames and not before.weak:
+            forms = {
+                lang: [(seq, w * WEAK) for seq, w in seqs] for lang, seqs in before.forms.items()
+            }
+            out[i - 1] = replace(before, forms=forms, weak=True)
     return out
 
 
@@ -910,18 +945,14 @@ class Searcher:
                             concept.naming.setdefault(v.language, set()).update(v.content)
                         if normalize(v.text) != normalize(label):
                             alternatives.append(v.text)
-                    for form in self.glossary.terms[t].related:
-                        for lang in _LANGUAGES:
-                            seq = tuple(analysis.terms(form, lang))
-                            if seq:
-                                concept.add(lang, seq, RELATED)
-                                concept.related.add((lang, seq))
+                    self._add_related(concept, self.glossary.terms[t])
                 # the words as typed, too (an English word in French text, and vice versa)
                 for lang in _LANGUAGES:
                     seq = tuple(t for w in words[a : b + 1] for t in w.terms[lang])
                     if seq:
                         concept.add(lang, seq, 1.0 if lang in typed_in else TRANSLATED)
                         concept.naming.setdefault(lang, set()).update(seq)
+                concept.frames = any(self.glossary.terms[variants[n].term].frames for n in written)
                 concepts.append(concept)
                 if alternatives:
                     expansions.append(f"{label} → {', '.join(dict.fromkeys(alternatives))}")
@@ -951,7 +982,16 @@ class Searcher:
                     weak=weak,
                 )
             )
-        return concepts, tuple(expansions)
+        return _framed(concepts), tuple(expansions)
+
+    def _add_related(self, concept: _Concept, term: GlossaryTerm) -> None:
+        """What the term is looked up with (répondre → pile), each form read in its language."""
+        for form in term.related:
+            for lang in self.glossary.languages_of(form):
+                seq = tuple(analysis.terms(form, lang))
+                if seq:
+                    concept.add(lang, seq, RELATED)
+                    concept.related.add((lang, seq))
 
     def _phrase_bonus(
         self,

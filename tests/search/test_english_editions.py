@@ -96,3 +96,13 @@ def test_single_letters_kept_in_one_language_only(en_searcher: Searcher, query: 
     an IDF the other language never computed (it raised KeyError: ('en', 'd'))."""
     result = en_searcher.search(query)
     assert result.hits or result.message
+
+
+def test_the_seed_question_over_the_english_editions(en_searcher: Searcher) -> None:
+    """« mise au cimetierre et sacrifice en reponse » with the English editions ingested:
+    nobody can respond to state-based actions (704.3, 704.1) still leads, before the
+    English rules that only share « sacrifice » with the question (701.14a Sacrifice)."""
+    result = en_searcher.search("mise au cimetierre et sacrifice en reponse")
+    top = every_key(result)
+    assert (result.hits[0].edition, result.hits[0].rule) == ("fr-2024", "704.3"), top[:5]
+    assert "fr-2024/704.1" in top[:10], top[:10]

@@ -68,7 +68,8 @@ ENGLISH_FLOORS = {1: 0.94, 2: 0.85}
 
 def test_both_rounds_are_there() -> None:
     for judged in (JUDGED, JUDGED_EN):
-        assert {j.round for j in judged} == {1, 2}
+        # round 3 (optional): questions written for a later change, before it was searched
+        assert {1, 2} <= {j.round for j in judged} <= {1, 2, 3}
     assert sum(1 for j in JUDGED if j.round == 2) >= 20
     assert sum(1 for j in JUDGED_EN if j.round == 2) >= 10
 

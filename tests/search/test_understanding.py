@@ -14,7 +14,14 @@ from hypothesis import strategies as st
 from judge.rules.index import RuleIndex
 from judge.search.analysis import terms
 from judge.search.index import iter_documents
-from judge.search.query import FRENCH_WORDS_PATH, Searcher, load_words
+from judge.search.query import (
+    FRENCH_WORDS_PATH,
+    Searcher,
+    SearchError,
+    _words,
+    load_glossary,
+    load_words,
+)
 from tests.search.relevance import hit_keys
 
 CORPUS_EN = Path(__file__).resolve().parents[2].parent / "shared" / "corpus-en"
@@ -135,3 +142,35 @@ def test_the_other_language_leads_only_where_the_querys_lacks(en_searcher: Searc
     question = "une créature indestructible avec des blessures mortelles est elle détruite ?"
     english = en_searcher.search(question).hits[0]
     assert (english.edition, english.rule) == ("en-2011-09-30", "700.4"), english
+
+
+def test_the_action_asked_in_response_frames_the_question(searcher: Searcher) -> None:
+    """« sacrifice en réponse » asks whether one can respond, not how to sacrifice: the
+    concept just before a term marked `frames` (répondre) weighs as a question word; without
+    that term, the same word keeps its weight."""
+    text = "mise au cimetière et sacrifice en réponse"
+    words = _words(text)
+    concepts, _ = searcher._concepts(text, words, "fr")
+    weak = {c.label: c.weak for c in concepts}
+    assert weak == {"mise au cimetière": False, "sacrifice": True, "en réponse": False}
+    plain, _ = searcher._concepts("sacrifier un permanent", _words("sacrifier un permanent"))
+    assert not any(c.weak for c in plain)
+
+
+def test_a_glossary_flag_that_is_not_a_boolean_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "glossaire.toml"
+    path.write_text('[[term]]\nfr = ["répondre"]\nen = ["respond"]\nframes = "oui"\n')
+    with pytest.raises(SearchError, match="frames"):
+        load_glossary(path)
+    path.write_text('[[term]]\nfr = ["répondre"]\nen = ["respond"]\nframes = true\n')
+    assert load_glossary(path).terms[0].frames
+
+
+def test_what_a_term_is_looked_up_with_is_read_in_its_own_language(searcher: Searcher) -> None:
+    """« pile » (répondre → pile) is the French stack: read as English it would find the
+    piles of cards of the English rules. A form both languages list (zone) is read in both."""
+    concepts, _ = searcher._concepts("en réponse", _words("en réponse"), "fr")
+    related = concepts[0].related
+    assert ("fr", ("pil",)) in related and ("en", ("stack",)) in related
+    assert not any(lang == "en" and seq == ("pile",) for lang, seq in related)
+    assert searcher.glossary.languages_of("zone") == ("fr", "en")
