@@ -1,0 +1,129 @@
+"""`judge export` keeps each edition's links on disk (`export.edition_links`), named by the
+edition's cache key and every direct pair's: the next export reads them back instead of
+following 2,500 rules into every other edition. What is read back must be what is computed,
+a change of the store must never read an old table, and a damaged one is computed again."""
+
+from __future__ import annotations
+
+import zlib
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+import judge
+from judge.rules import store
+from judge.rules.concordance import Concordance
+from tests.conftest import CORPUS_EN, require_corpus_en
+
+ARCHIVE = CORPUS_EN / "archive"
+EDITION = "en-2009-10-01"
+
+
+def tables(home: Path) -> list[Path]:
+    return sorted((store.cache_dir(home) / "export").glob("*.json.z"))
+
+
+def export(home: Path) -> list[dict[str, Any]]:
+    with judge.open_judge(home) as j:
+        return j.export([EDITION]).to_dict()
+
+
+def computed(home: Path) -> list[dict[str, Any]]:
+    """The export as the concordance computes it, the disk left out."""
+    with judge.open_judge(home) as j:
+        links = j.concordance.links_of(EDITION)
+        rows = j.export([EDITION]).to_dict()
+    for row in rows:
+        if row["kind"] != "glossary":
+            row["counterparts"] = [link.to_dict() for link in links[row["rule"]]]
+    return rows
+
+
+class Computing:
+    """Counts the walks of a whole edition (`Concordance.links_of`)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls = 0
+        real = Concordance.links_of
+
+        def counted(conc: Concordance, edition: str) -> Any:
+            self.calls += 1
+            return real(conc, edition)
+
+        monkeypatch.setattr(Concordance, "links_of", counted)
+
+
+@pytest.fixture()
+def home(tmp_path: Path) -> Path:
+    require_corpus_en()
+    outcomes = judge.ingest_many(
+        [ARCHIVE / "en-2008-10-01.txt", ARCHIVE / f"{EDITION}.txt"], home=tmp_path
+    )
+    assert [o.error for o in outcomes if not o.ok] == []
+    return tmp_path
+
+
+def test_the_next_export_reads_back_what_the_first_computed(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert tables(home) == []
+    walks = Computing(monkeypatch)
+    first = export(home)
+    assert walks.calls == 1 and len(tables(home)) == 1
+    again = export(home)
+    assert walks.calls == 1, "read back, not computed"
+    assert again == first == computed(home)
+    assert sum(len(r.get("counterparts", ())) for r in first) > 1000
+
+
+def test_a_new_edition_in_the_store_is_never_read_from_an_old_table(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    export(home)
+    old = tables(home)
+    # 2010 is linked to 2009 directly: the chains of 2009's rules change.
+    outcome = judge.ingest_many([ARCHIVE / "en-2010-07-16.txt"], home=home)
+    assert [o.error for o in outcome if not o.ok] == []
+    walks = Computing(monkeypatch)
+    after = export(home)
+    assert walks.calls == 1
+    assert after == computed(home)
+    assert {lk["to"]["edition"] for r in after for lk in r.get("counterparts", ())} >= {
+        "en-2010-07-16"
+    }
+    # One table per edition on disk: the old one went when the new one was written.
+    assert len(tables(home)) == 1 and tables(home) != old
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [b"", b"not zlib at all", "valid json, a rule missing"],
+    ids=["empty", "garbage", "rule-missing"],
+)
+def test_a_damaged_table_is_computed_again(
+    home: Path, monkeypatch: pytest.MonkeyPatch, damage: bytes | str
+) -> None:
+    first = export(home)
+    [path] = tables(home)
+    if isinstance(damage, str):
+        data = orjson.loads(zlib.decompress(path.read_bytes()))
+        data.pop(next(iter(data)))
+        path.write_bytes(zlib.compress(orjson.dumps(data)))
+    else:
+        path.write_bytes(damage)
+    walks = Computing(monkeypatch)
+    assert export(home) == first
+    assert walks.calls == 1
+    assert export(home) == first
+    assert walks.calls == 1, "written again whole"
+
+
+def test_without_a_key_nothing_is_kept(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index whose editions were not read through the cache has no key to name a table."""
+    monkeypatch.setattr(Concordance, "direct_pairs_key", lambda self: None)
+    walks = Computing(monkeypatch)
+    first = export(home)
+    assert export(home) == first
+    assert walks.calls == 2 and tables(home) == []
