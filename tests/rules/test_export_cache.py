@@ -1,7 +1,9 @@
 """`judge export` keeps each edition's links on disk (`export.edition_links`), named by the
 edition's cache key and every direct pair's: the next export reads them back instead of
 following 2,500 rules into every other edition. What is read back must be what is computed,
-a change of the store must never read an old table, and a damaged one is computed again."""
+a change of the store must never read an old table, and a damaged one is computed again.
+The same for the exact steps of each stored side of a pair, which a walk of a whole edition
+reads from files of their own rather than from the pairs' database."""
 
 from __future__ import annotations
 
@@ -15,6 +17,8 @@ import pytest
 import judge
 from judge.rules import store
 from judge.rules.concordance import Concordance
+from judge.rules.concordance.matching import _read_steps
+from judge.rules.concordance.pairs import StoredSide
 from tests.conftest import CORPUS_EN, require_corpus_en
 
 ARCHIVE = CORPUS_EN / "archive"
@@ -127,3 +131,69 @@ def test_without_a_key_nothing_is_kept(home: Path, monkeypatch: pytest.MonkeyPat
     first = export(home)
     assert export(home) == first
     assert walks.calls == 2 and tables(home) == []
+
+
+# -- the exact steps of each stored side, kept whole beside the pairs' database --
+
+
+def steps_files(home: Path) -> list[Path]:
+    return sorted((store.cache_dir(home) / "steps").glob("*.json.z"))
+
+
+class ReadingSides:
+    """Counts the sides read whole from the pairs' database (`StoredSide.exact_steps`)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls = 0
+        real = StoredSide.exact_steps
+
+        def counted(side: StoredSide) -> Any:
+            self.calls += 1
+            return real(side)
+
+        monkeypatch.setattr(StoredSide, "exact_steps", counted)
+
+
+def test_the_steps_kept_are_those_of_the_database(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The ingest computed the pairs; this export reads them from the database, keeps them.
+    first = export(home)
+    files = steps_files(home)
+    with judge.open_judge(home) as j:
+        conc = j.concordance
+        sides = {}  # file name -> the side (from, to) it keeps
+        for ed in conc.index.editions:
+            for other in conc.neighbours(ed.id):
+                forward = conc._newer_first(ed.id, other)[0] == ed.id
+                sides[f"{conc._key(ed.id, other)}-{0 if forward else 1}.json.z"] = (ed.id, other)
+        assert {p.name for p in files} <= set(sides)
+        assert len(files) > 10
+        for path in files:
+            a, b = sides[path.name]
+            side = conc._pair_links(a, b)
+            assert isinstance(side, StoredSide)
+            assert _read_steps(path) == side.exact_steps(), path.name
+    # The next walk reads them, not the database, and gives the same links.
+    for table in tables(home):
+        table.unlink()
+    reads = ReadingSides(monkeypatch)
+    assert export(home) == first
+    assert reads.calls == 0
+
+
+def test_a_damaged_steps_file_is_read_from_the_database_again(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = export(home)
+    damaged = steps_files(home)[0]
+    damaged.write_bytes(zlib.compress(b'{"100.1": [["100.1", "1.0", "text", true]]}'))
+    stale = damaged.with_name("0" * 64 + "-0.json.z")  # a pair no longer direct
+    stale.write_bytes(damaged.read_bytes())
+    for table in tables(home):
+        table.unlink()
+    reads = ReadingSides(monkeypatch)
+    assert export(home) == first
+    assert reads.calls == 1
+    assert _read_steps(damaged) is not None, "written again"
+    assert not stale.exists()
