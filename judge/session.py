@@ -733,6 +733,7 @@ def prepare(home: Path | None = None, parsed: Sequence[store.Parsed] = ()) -> No
     given = {p.meta.id: p for p in parsed}
     with Judge(load_index(home=home, parsed=given), home) as judge:
         judge.concordance.warm()
+        judge.concordance.keep_steps()  # the first export reads no side from SQLite
         from judge.search.index import prepare as prepare_search
 
         prepare_search(judge._index, home)

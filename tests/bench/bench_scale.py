@@ -15,8 +15,9 @@ Printed beside each target of the issue:
 - `judge rule 704.5a` warm ≤ 0.3 s, and the first `judge rule` after ingesting one more
   edition ≤ 1 s (the ingest itself is shown too);
 - `judge export --edition en-2019-07-12` ≤ 1 s, the first one after an ingest (it computes
-  the edition's links and keeps them) apart from the next ones (they read them back), also
-  right after ingesting one more edition; `judge history 704.5j` ≤ 0.5 s;
+  the edition's links and keeps them) apart from the next ones (they read them back), and
+  the first after a remove and after ingesting one more edition (both compute);
+  `judge history 704.5j` ≤ 0.5 s;
 - `judge changes` (the two newest English editions) ≤ 2 s;
 - peak memory of any of these ≤ 400 MB."""
 
@@ -144,12 +145,17 @@ def main() -> int:
     timed("judge export en-2019-07-12 (les suivantes)", "≤ 1 s", export)
     after: list[Run] = []
     ingests: list[Run] = []
+    removed: list[Run] = []
     exports: list[Run] = []
     for _ in range(max(1, args.repeat // 2)):
         run([*judge, "remove", "en-2025-11-14"], env)
+        # An export between the two: the store it names is not the one before the remove
+        # (it computes, and forgets the table of the store of 29), nor the one after.
+        removed.append(run([*judge, *export], env))
         ingests.append(run([*judge, "ingest", str(SHARED / "archive" / LAST)], env))
         after.append(run([*judge, "rule", "704.5a"], env))
         exports.append(run([*judge, *export], env))
+    peaks.append(show("judge export en-2019-07-12 après un retrait", "≤ 1 s", removed))
     peaks.append(show("judge ingest d'une édition de plus", "", ingests))
     peaks.append(show("judge rule 704.5a juste après", "≤ 1 s", after))
     peaks.append(show("judge export en-2019-07-12 juste après", "≤ 1 s", exports))

@@ -157,9 +157,13 @@ class ReadingSides:
 def test_the_steps_kept_are_those_of_the_database(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The ingest computed the pairs; this export reads them from the database, keeps them.
-    first = export(home)
+    # The ingest keeps them, from the pairs it matched: the first export reads no side from
+    # the database.
     files = steps_files(home)
+    assert len(files) > 10
+    reads = ReadingSides(monkeypatch)
+    first = export(home)
+    assert reads.calls == 0 and steps_files(home) == files
     with judge.open_judge(home) as j:
         conc = j.concordance
         sides = {}  # file name -> the side (from, to) it keeps
@@ -167,19 +171,19 @@ def test_the_steps_kept_are_those_of_the_database(
             for other in conc.neighbours(ed.id):
                 forward = conc._newer_first(ed.id, other)[0] == ed.id
                 sides[f"{conc._key(ed.id, other)}-{0 if forward else 1}.json.z"] = (ed.id, other)
-        assert {p.name for p in files} <= set(sides)
-        assert len(files) > 10
+        assert {p.name for p in files} == set(sides)
         for path in files:
             a, b = sides[path.name]
             side = conc._pair_links(a, b)
             assert isinstance(side, StoredSide)
             assert _read_steps(path) == side.exact_steps(), path.name
-    # The next walk reads them, not the database, and gives the same links.
-    for table in tables(home):
-        table.unlink()
+    # Gone: the next walk reads the sides from the database, gives the same links, and
+    # keeps the sides again.
+    for path in [*files, *tables(home)]:
+        path.unlink()
     reads = ReadingSides(monkeypatch)
     assert export(home) == first
-    assert reads.calls == 0
+    assert reads.calls == len(files) and steps_files(home) == files
 
 
 def test_a_damaged_steps_file_is_read_from_the_database_again(
