@@ -102,7 +102,10 @@ def edition_links(conc: Concordance, edition_id: str, folder: Path | None) -> Li
         if kept is not None:
             return kept
     found = conc.links_of(edition_id)
-    if path is not None:
+    # The table leaves out each link's source, which must then be the rule it is kept for.
+    if path is not None and all(
+        lk.from_edition == edition_id and lk.from_rule == n for n, v in found.items() for lk in v
+    ):
         _write_links(path, found)
     return {n: [link.to_dict() for link in links] for n, links in found.items()}
 

@@ -7,6 +7,7 @@ reads from files of their own rather than from the pairs' database."""
 
 from __future__ import annotations
 
+import dataclasses
 import zlib
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,7 @@ import pytest
 
 import judge
 from judge.rules import store
-from judge.rules.concordance import Concordance
+from judge.rules.concordance import Concordance, Link
 from judge.rules.concordance.matching import _read_steps
 from judge.rules.concordance.pairs import StoredSide
 from tests.conftest import CORPUS_EN, require_corpus_en
@@ -201,3 +202,23 @@ def test_a_damaged_steps_file_is_read_from_the_database_again(
     assert reads.calls == 1
     assert _read_steps(damaged) is not None, "written again"
     assert not stale.exists()
+
+
+def test_links_from_another_rule_are_not_kept(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table keeps no link's source: links that start elsewhere than their rule (a number
+    the concordance writes otherwise) are exported as they are, and never kept."""
+    real = Concordance.links_of
+
+    def elsewhere(conc: Concordance, edition: str) -> dict[str, list[Link]]:
+        found = real(conc, edition)
+        number, links = next((n, v) for n, v in found.items() if v)
+        found[number] = [dataclasses.replace(links[0], from_rule=number + "a"), *links[1:]]
+        return found
+
+    monkeypatch.setattr(Concordance, "links_of", elsewhere)
+    rows = export(home)
+    assert tables(home) == []
+    moved = [
+        lk for r in rows for lk in r.get("counterparts", ()) if lk["from"]["rule"] != r["rule"]
+    ]
+    assert len(moved) == 1
