@@ -9,6 +9,7 @@ to read it."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import threading
 from collections.abc import Callable, Sequence
@@ -425,15 +426,25 @@ class Judge:
 
     def export(self, editions: Sequence[str] | None = None) -> ExportView:
         """Every rule and glossary entry of `editions` (default: all), with counterparts:
-        for each rule, the links `rule(...).counterparts` gives (`Concordance.links_of`)."""
+        for each rule, the links `rule(...).counterparts` gives (`Concordance.links_of`,
+        kept on disk by `export.edition_links` for the next export of the same store)."""
         ids = list(editions) if editions else [ed.id for ed in self._index.editions]
         rows: list[dict[str, Any]] = []
-        for eid in ids:
-            links = self.concordance.links_of(eid)
-            for row in export.export_edition(self._index, eid):
-                if row["kind"] != "glossary":
-                    row["counterparts"] = [link.to_dict() for link in links[row["rule"]]]
-                rows.append(row)
+        folder = store.cache_dir(self._home) / "export"
+        # Some 300,000 objects an edition and no cycle among them: the collector's passes
+        # over them would cost the export a third of its time.
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for eid in ids:
+                links = export.edition_links(self.concordance, eid, folder)
+                for row in export.export_edition(self._index, eid):
+                    if row["kind"] != "glossary":
+                        row["counterparts"] = links[row["rule"]]
+                    rows.append(row)
+        finally:
+            if collecting:
+                gc.enable()
         return ExportView(tuple(rows))
 
     def quality(self) -> QualityReports:
@@ -729,6 +740,7 @@ def prepare(home: Path | None = None, parsed: Sequence[store.Parsed] = ()) -> No
         child = _in_child(lambda: _prepare_search(judge, home))
         try:
             judge.concordance.warm()
+            judge.concordance.keep_steps()  # the first export reads no side from SQLite
             judge._groups().prepare()  # the copies' groups, so that no search builds them
         finally:
             _wait(child)

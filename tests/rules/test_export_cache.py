@@ -1,0 +1,224 @@
+"""`judge export` keeps each edition's links on disk (`export.edition_links`), named by the
+edition's cache key and every direct pair's: the next export reads them back instead of
+following 2,500 rules into every other edition. What is read back must be what is computed,
+a change of the store must never read an old table, and a damaged one is computed again.
+The same for the exact steps of each stored side of a pair, which a walk of a whole edition
+reads from files of their own rather than from the pairs' database."""
+
+from __future__ import annotations
+
+import dataclasses
+import zlib
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+import judge
+from judge.rules import store
+from judge.rules.concordance import Concordance, Link
+from judge.rules.concordance.matching import _read_steps
+from judge.rules.concordance.pairs import StoredSide
+from tests.conftest import CORPUS_EN, require_corpus_en
+
+ARCHIVE = CORPUS_EN / "archive"
+EDITION = "en-2009-10-01"
+
+
+def tables(home: Path) -> list[Path]:
+    return sorted((store.cache_dir(home) / "export").glob("*.json.z"))
+
+
+def export(home: Path) -> list[dict[str, Any]]:
+    with judge.open_judge(home) as j:
+        return j.export([EDITION]).to_dict()
+
+
+def computed(home: Path) -> list[dict[str, Any]]:
+    """The export as the concordance computes it, the disk left out."""
+    with judge.open_judge(home) as j:
+        links = j.concordance.links_of(EDITION)
+        rows = j.export([EDITION]).to_dict()
+    for row in rows:
+        if row["kind"] != "glossary":
+            row["counterparts"] = [link.to_dict() for link in links[row["rule"]]]
+    return rows
+
+
+class Computing:
+    """Counts the walks of a whole edition (`Concordance.links_of`)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls = 0
+        real = Concordance.links_of
+
+        def counted(conc: Concordance, edition: str) -> Any:
+            self.calls += 1
+            return real(conc, edition)
+
+        monkeypatch.setattr(Concordance, "links_of", counted)
+
+
+@pytest.fixture()
+def home(tmp_path: Path) -> Path:
+    require_corpus_en()
+    outcomes = judge.ingest_many(
+        [ARCHIVE / "en-2008-10-01.txt", ARCHIVE / f"{EDITION}.txt"], home=tmp_path
+    )
+    assert [o.error for o in outcomes if not o.ok] == []
+    return tmp_path
+
+
+def test_the_next_export_reads_back_what_the_first_computed(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert tables(home) == []
+    walks = Computing(monkeypatch)
+    first = export(home)
+    assert walks.calls == 1 and len(tables(home)) == 1
+    again = export(home)
+    assert walks.calls == 1, "read back, not computed"
+    assert again == first == computed(home)
+    assert sum(len(r.get("counterparts", ())) for r in first) > 1000
+
+
+def test_a_new_edition_in_the_store_is_never_read_from_an_old_table(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    export(home)
+    old = tables(home)
+    # 2010 is linked to 2009 directly: the chains of 2009's rules change.
+    outcome = judge.ingest_many([ARCHIVE / "en-2010-07-16.txt"], home=home)
+    assert [o.error for o in outcome if not o.ok] == []
+    walks = Computing(monkeypatch)
+    after = export(home)
+    assert walks.calls == 1
+    assert after == computed(home)
+    assert {lk["to"]["edition"] for r in after for lk in r.get("counterparts", ())} >= {
+        "en-2010-07-16"
+    }
+    # One table per edition on disk: the old one went when the new one was written.
+    assert len(tables(home)) == 1 and tables(home) != old
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [b"", b"not zlib at all", "valid json, a rule missing"],
+    ids=["empty", "garbage", "rule-missing"],
+)
+def test_a_damaged_table_is_computed_again(
+    home: Path, monkeypatch: pytest.MonkeyPatch, damage: bytes | str
+) -> None:
+    first = export(home)
+    [path] = tables(home)
+    if isinstance(damage, str):
+        data = orjson.loads(zlib.decompress(path.read_bytes()))
+        data.pop(next(iter(data)))
+        path.write_bytes(zlib.compress(orjson.dumps(data)))
+    else:
+        path.write_bytes(damage)
+    walks = Computing(monkeypatch)
+    assert export(home) == first
+    assert walks.calls == 1
+    assert export(home) == first
+    assert walks.calls == 1, "written again whole"
+
+
+def test_without_a_key_nothing_is_kept(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An index whose editions were not read through the cache has no key to name a table."""
+    monkeypatch.setattr(Concordance, "direct_pairs_key", lambda self: None)
+    walks = Computing(monkeypatch)
+    first = export(home)
+    assert export(home) == first
+    assert walks.calls == 2 and tables(home) == []
+
+
+# -- the exact steps of each stored side, kept whole beside the pairs' database --
+
+
+def steps_files(home: Path) -> list[Path]:
+    return sorted((store.cache_dir(home) / "steps").glob("*.json.z"))
+
+
+class ReadingSides:
+    """Counts the sides read whole from the pairs' database (`StoredSide.exact_steps`)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.calls = 0
+        real = StoredSide.exact_steps
+
+        def counted(side: StoredSide) -> Any:
+            self.calls += 1
+            return real(side)
+
+        monkeypatch.setattr(StoredSide, "exact_steps", counted)
+
+
+def test_the_steps_kept_are_those_of_the_database(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The ingest keeps them, from the pairs it matched: the first export reads no side from
+    # the database.
+    files = steps_files(home)
+    assert len(files) > 10
+    reads = ReadingSides(monkeypatch)
+    first = export(home)
+    assert reads.calls == 0 and steps_files(home) == files
+    with judge.open_judge(home) as j:
+        conc = j.concordance
+        sides = {}  # file name -> the side (from, to) it keeps
+        for ed in conc.index.editions:
+            for other in conc.neighbours(ed.id):
+                forward = conc._newer_first(ed.id, other)[0] == ed.id
+                sides[f"{conc._key(ed.id, other)}-{0 if forward else 1}.json.z"] = (ed.id, other)
+        assert {p.name for p in files} == set(sides)
+        for path in files:
+            a, b = sides[path.name]
+            side = conc._pair_links(a, b)
+            assert isinstance(side, StoredSide)
+            assert _read_steps(path) == side.exact_steps(), path.name
+    # Gone: the next walk reads the sides from the database, gives the same links, and
+    # keeps the sides again.
+    for path in [*files, *tables(home)]:
+        path.unlink()
+    reads = ReadingSides(monkeypatch)
+    assert export(home) == first
+    assert reads.calls == len(files) and steps_files(home) == files
+
+
+def test_a_damaged_steps_file_is_read_from_the_database_again(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = export(home)
+    damaged = steps_files(home)[0]
+    damaged.write_bytes(zlib.compress(b'{"100.1": [["100.1", "1.0", "text", true]]}'))
+    stale = damaged.with_name("0" * 64 + "-0.json.z")  # a pair no longer direct
+    stale.write_bytes(damaged.read_bytes())
+    for table in tables(home):
+        table.unlink()
+    reads = ReadingSides(monkeypatch)
+    assert export(home) == first
+    assert reads.calls == 1
+    assert _read_steps(damaged) is not None, "written again"
+    assert not stale.exists()
+
+
+def test_links_from_another_rule_are_not_kept(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table keeps no link's source: links that start elsewhere than their rule (a number
+    the concordance writes otherwise) are exported as they are, and never kept."""
+    real = Concordance.links_of
+
+    def elsewhere(conc: Concordance, edition: str) -> dict[str, list[Link]]:
+        found = real(conc, edition)
+        number, links = next((n, v) for n, v in found.items() if v)
+        found[number] = [dataclasses.replace(links[0], from_rule=number + "a"), *links[1:]]
+        return found
+
+    monkeypatch.setattr(Concordance, "links_of", elsewhere)
+    rows = export(home)
+    assert tables(home) == []
+    moved = [
+        lk for r in rows for lk in r.get("counterparts", ()) if lk["from"]["rule"] != r["rule"]
+    ]
+    assert len(moved) == 1
