@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 import numpy as np
+import orjson
 
 from judge.rules.cache import publish
 from judge.rules.errors import JudgeError
@@ -464,6 +465,25 @@ def _groups_salt() -> str:
         return "-"
 
 
+class _StoredRoots:
+    """The groups as kept on disk, `{edition: {rule: 0 | [root edition, root rule]}}`, read
+    as they are: a search process looks up a few hundred rules, never all 55,000."""
+
+    def __init__(self, data: dict[str, dict[str, object]]) -> None:
+        self._data = data
+
+    def get(self, key: tuple[str, str]) -> tuple[str, str] | None:
+        root = self._data.get(key[0], {}).get(key[1])
+        if root == 0:
+            return key
+        if isinstance(root, list) and len(root) == 2:
+            return (str(root[0]), str(root[1]))
+        return None  # absent (or not of this shape): the default key
+
+
+_Roots = dict[tuple[str, str], tuple[str, str]] | _StoredRoots
+
+
 class ConcordanceGroups:
     """A group key backed by the concordance (`judge.rules.concordance.Concordance`): two
     rules are copies when a chain of direct links joins them (fr-pre2009 420.5e, en-2008
@@ -475,7 +495,7 @@ class ConcordanceGroups:
 
     def __init__(self, concordance: ConcordanceLike, folder: Path | None = None) -> None:
         self._concordance = concordance
-        self._root: dict[tuple[str, str], tuple[str, str]] | None = None
+        self._root: _Roots | None = None
         self._numbering = {ed.id: ed.numbering for ed in concordance.index.editions}
         self._lock = threading.Lock()
         # Kept on disk, named by the direct pairs and this code: over 29 editions the build
@@ -495,7 +515,7 @@ class ConcordanceGroups:
             return (self._numbering.get(edition), rule)
         return root
 
-    def _roots(self) -> dict[tuple[str, str], tuple[str, str]]:
+    def _roots(self) -> _Roots:
         roots = self._root
         if roots is None:
             with self._lock:
@@ -504,19 +524,24 @@ class ConcordanceGroups:
                 roots = self._root
         return roots
 
-    def _read(self) -> dict[tuple[str, str], tuple[str, str]] | None:
+    def _read(self) -> _StoredRoots | None:
         """The groups kept on disk, or None (absent, unreadable or not of this shape)."""
         if self._file is None:
             return None
         try:
-            data = json.loads(self._file.read_text(encoding="utf-8"))
-            return {
-                (ed, rule): (ed, rule) if root == 0 else (str(root[0]), str(root[1]))
-                for ed, rules in data.items()
-                for rule, root in rules.items()
-            }
-        except (OSError, ValueError, AttributeError, TypeError, IndexError, KeyError):
+            data = orjson.loads(self._file.read_bytes())
+        except (OSError, ValueError):
             return None
+        if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+            return None
+        # one look at every entry, without building them (a damaged file is built again)
+        if not all(
+            root == 0 or (type(root) is list and len(root) == 2)
+            for rules in data.values()
+            for root in rules.values()
+        ):
+            return None
+        return _StoredRoots(data)
 
     def _write(
         self, roots: dict[tuple[str, str], tuple[str, str]]
@@ -648,7 +673,7 @@ class Searcher:
         self._lengths = self._opened.lengths
         # average length of each text field over the documents that have it (BM25)
         self._average = {
-            name: sum(column) / max(1, sum(1 for n in column if n))
+            name: sum(column) / max(1, len(column) - column.count(0))
             for name, column in self._lengths.items()
         }
         self._posting_cache: dict[tuple[str, str], Postings] = {}

@@ -481,8 +481,9 @@ def archive(home: Path, empty: Path, judged: list[Judged]) -> None:
             groups(index.editions[0].id, "100.1")
             wall, cpu = time.perf_counter() - start, time.process_time() - start_cpu
             print(f"groupes de la concordance : {wall:.2f} s (CPU {cpu:.2f} s), une fois")
-            for name, key in (("numéro et numérotation", None), ("concordance", groups)):
-                searcher._group_key = key or searcher.same_number  # same index, other grouping
+        for name, key in (("numéro et numérotation", None), ("concordance", groups)):
+            # a searcher of its own per grouping (it remembers each document's group)
+            with Searcher(index, home=Path(tmp), group_key=key) as searcher:
                 _, after, _ = evaluate(french, ours(searcher))
                 _, en, _ = evaluate(english, ours(searcher))
                 tops = [searcher.search(j.q, limit=10).hits for j in [*french, *english]]

@@ -30,7 +30,9 @@ def test_prepare_keeps_the_groups_and_a_search_reads_them(
     monkeypatch.setattr(ConcordanceGroups, "_build", _no_build)
     with session.open_judge(tmp_path) as judge:
         read = judge._groups()
-        assert read._roots() == built  # the same groups, every rule of them
+        roots = read._roots()
+        assert all(roots.get(node) == root for node, root in built.items())  # every rule
+        assert roots.get(("fr-2024", "no such rule")) is None
         hit = judge.search("créature endurance 0 cimetière").result.hits[0]
     assert (hit.edition, hit.rule) == ("fr-2024", "704.5f")
     assert ("fr-pre2009", "420.5b") in hit.also
