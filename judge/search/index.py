@@ -1081,36 +1081,37 @@ class OpenedIndex:
         """Document numbers and term frequencies of `term` in `fieldname`: whoosh's postings
         of each segment, each physical document read as the documents that are it (its
         frequency repeated for each)."""
-        key = (fieldname, term)
-        cached = self._cache.get(key)
-        if cached is not None:
-            return cached
-        ids: list[NDArray[np.int64]] = []
-        tfs: list[NDArray[np.float64]] = []
-        for part in self.parts:
-            if not part.reader.doc_frequency(fieldname, term):
-                continue
-            local, weights = _segment_postings(part.reader, fieldname, term)
-            local_ids = np.asarray(local, dtype=np.int64)
-            ids.append(part.expand(local_ids))
-            tfs.append(np.repeat(np.asarray(weights, dtype=np.float64), part.width[local_ids]))
-        result = (
-            (np.concatenate(ids), np.concatenate(tfs))
-            if ids
-            else (np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64))
+        return self._collected(
+            self._cache,
+            fieldname,
+            term,
+            lambda part, local, weights: (
+                part.expand(local),
+                np.repeat(weights, part.width[local]),
+            ),
         )
-        result[0].flags.writeable = False
-        result[1].flags.writeable = False
-        if len(self._cache) > 50_000:
-            self._cache.clear()
-        self._cache[key] = result
-        return result
 
     def text_postings(self, fieldname: str, term: str) -> Postings:
         """Texts and term frequencies of `term` in `fieldname` (`text_of` numbers): whoosh's
         postings of each segment as they are, each physical document once."""
+        return self._collected(
+            self._text_cache,
+            fieldname,
+            term,
+            lambda part, local, weights: (local + part.offset, weights),
+        )
+
+    def _collected(
+        self,
+        cache: dict[tuple[str, str], Postings],
+        fieldname: str,
+        term: str,
+        read: Callable[[_Part, NDArray[np.int64], NDArray[np.float64]], Postings],
+    ) -> Postings:
+        """Each segment's postings of `term`, as `read` numbers them, joined (cached, and
+        read-only: the index never changes)."""
         key = (fieldname, term)
-        cached = self._text_cache.get(key)
+        cached = cache.get(key)
         if cached is not None:
             return cached
         ids: list[NDArray[np.int64]] = []
@@ -1119,8 +1120,11 @@ class OpenedIndex:
             if not part.reader.doc_frequency(fieldname, term):
                 continue
             local, weights = _segment_postings(part.reader, fieldname, term)
-            ids.append(np.asarray(local, dtype=np.int64) + part.offset)
-            tfs.append(np.asarray(weights, dtype=np.float64))
+            got, frequencies = read(
+                part, np.asarray(local, dtype=np.int64), np.asarray(weights, dtype=np.float64)
+            )
+            ids.append(got)
+            tfs.append(frequencies)
         result = (
             (np.concatenate(ids), np.concatenate(tfs))
             if ids
@@ -1128,9 +1132,9 @@ class OpenedIndex:
         )
         result[0].flags.writeable = False
         result[1].flags.writeable = False
-        if len(self._text_cache) > 50_000:
-            self._text_cache.clear()
-        self._text_cache[key] = result
+        if len(cache) > 50_000:
+            cache.clear()
+        cache[key] = result
         return result
 
     def doc_frequency(self, fieldname: str, term: str) -> int:
