@@ -12,7 +12,7 @@ import contextlib
 import gc
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import TracebackType
@@ -433,18 +433,13 @@ class Judge:
         folder = store.cache_dir(self._home) / "export"
         # Some 300,000 objects an edition and no cycle among them: the collector's passes
         # over them would cost the export a third of its time.
-        collecting = gc.isenabled()
-        gc.disable()
-        try:
+        with collector_paused():
             for eid in ids:
                 links = export.edition_links(self.concordance, eid, folder)
                 for row in export.export_edition(self._index, eid):
                     if row["kind"] != "glossary":
                         row["counterparts"] = links[row["rule"]]
                     rows.append(row)
-        finally:
-            if collecting:
-                gc.enable()
         return ExportView(tuple(rows))
 
     def quality(self) -> QualityReports:
@@ -720,6 +715,19 @@ class Judge:
         tb: TracebackType | None,
     ) -> None:
         self.close()
+
+
+@contextlib.contextmanager
+def collector_paused() -> Iterator[None]:
+    """Python's cyclic collector off for a block that builds many objects with no cycle
+    among them (an export), back as it was after."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def open_judge(home: Path | None = None) -> Judge:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import sys
 from collections.abc import Sequence
@@ -18,6 +17,7 @@ from judge import (
     Judge,
     RuleNotFound,
     RuleView,
+    collector_paused,
     ingest,
     ingest_many,
     open_judge,
@@ -260,16 +260,11 @@ def _short(items: list[str], n: int = 12) -> str:
 def cmd_export(args: argparse.Namespace) -> int:
     # Some 300,000 objects an edition, no cycle among them, the process ends after: the
     # collector would only walk them again and again (`Judge.export` spares its own part).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
+    with collector_paused():
         # Its only floats are links' confidences, rounded to 3 decimals in 0-1
         # (`Link.to_dict`): json and orjson write those alike (tests/rules/test_export_bulk.py
         # checks it).
         print_json(load_cli_judge().export(args.edition).to_dict(), floats_checked=True)
-    finally:
-        if collecting:
-            gc.enable()
     return 0
 
 
