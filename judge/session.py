@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from judge.rules.concordance import Comparison, Concordance, DiffPart, Link
     from judge.rules.history import Changes, History
     from judge.search import Searcher, SearchResult
-    from judge.search.query import ConcordanceGroups
+    from judge.search.groups import ConcordanceGroups
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -594,7 +594,7 @@ class Judge:
             return self._searcher
 
     def _groups(self) -> ConcordanceGroups:
-        from judge.search.query import ConcordanceGroups
+        from judge.search.groups import ConcordanceGroups
 
         folder = store.cache_dir(self._home) / "search" / "groups"
         return ConcordanceGroups(self.concordance, folder=folder)
@@ -756,9 +756,11 @@ def prepare(home: Path | None = None, parsed: Sequence[store.Parsed] = ()) -> No
 
 
 def _prepare_search(judge: Judge, home: Path | None) -> None:
+    from judge.search import lexicon
     from judge.search.index import prepare as prepare_search
 
     prepare_search(judge._index, home)
+    lexicon.prepare(home)
 
 
 def _in_child(work: Callable[[], None]) -> int | None:

@@ -14,10 +14,13 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from judge import Comparison, ComparisonError, DiffPart, inline_view
 from judge.cli.rules import load_cli_judge, print_json
 from judge.fr import METHOD
+
+if TYPE_CHECKING:
+    from judge import Comparison, DiffPart
 
 MARKERS: dict[str, tuple[str, str]] = {
     "delete": ("[-", "-]"),
@@ -47,6 +50,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def run(args: argparse.Namespace) -> int:
+    from judge import ComparisonError  # the concordance's package: for this command only
+
     judge = load_cli_judge()
     try:
         comparison = judge.compare(args.number, args.from_edition, args.to_edition)
@@ -63,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
 def render_diff(diff: Iterable[DiffPart]) -> str:
     """The diff as one text (the new text with each deletion where it was), changes marked;
     spaces stay outside the markers."""
+    from judge import inline_view
+
     out = []
     for mark, text in inline_view(diff):
         core = text.strip()

@@ -46,6 +46,8 @@ from dataclasses import dataclass, fields, replace
 from pathlib import Path
 from typing import Any, TypeVar, get_args
 
+import orjson
+
 from judge.rules.model import (
     Edition,
     GlossaryEntry,
@@ -152,7 +154,7 @@ def read_header(path: Path, key: str) -> Header | None:
     """The header of `path` if it is this code's cache for `key`, else None."""
     try:
         with path.open("rb") as fh:
-            data = json.loads(fh.readline())
+            data = orjson.loads(fh.readline())
         if type(data) is not dict or data.get("format") != FORMAT:
             return None
         if data.get("version") != VERSION or data.get("key") != key:
@@ -210,7 +212,7 @@ class EditionFile:
                 with self.path.open("rb") as fh:
                     if not self._same_header(fh.readline()):
                         return None
-                    data = json.loads(fh.readline())
+                    data = orjson.loads(fh.readline())
                     self._start = fh.tell()
                 numbers = _str(data.get("numbers")).split("\n")
                 spans = _list(data.get("spans"))
@@ -240,7 +242,7 @@ class EditionFile:
                 if not self._same_header(fh.readline()):
                     return None
                 fh.seek(self._start + offset)
-                rule = _rule(json.loads(fh.read(length)))
+                rule = _rule(orjson.loads(fh.read(length)))
         except (OSError, ValueError, TypeError, RecursionError):
             return None
         inside = rule.parent is None or rule.parent in numbers
@@ -260,8 +262,8 @@ class EditionFile:
                 if not self._same_header(fh.readline()):
                     return None
                 fh.readline()
-                rules = _rules(json.loads(fh.readline()))
-                editions, _warnings = decode(json.loads(fh.read()), self.header.key)
+                rules = _rules(orjson.loads(fh.readline()))
+                editions, _warnings = decode(orjson.loads(fh.read()), self.header.key)
         except (OSError, ValueError, TypeError, RecursionError, AttributeError):
             return None
         if len(editions) != 1 or editions[0].id != self.header.edition:
@@ -275,7 +277,7 @@ class EditionFile:
 
     def _same_header(self, line: bytes) -> bool:
         try:
-            data = json.loads(line)
+            data = orjson.loads(line)
         except ValueError:
             return False
         return type(data) is dict and data.get("key") == self.header.key

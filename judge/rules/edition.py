@@ -19,7 +19,15 @@ from judge.rules.model import (
     Rule,
     SourceFile,
 )
-from judge.rules.numbers import kind_of, letters_from_value, letters_value, parent, sort_key, split
+from judge.rules.numbers import (
+    kind_of,
+    letters_from_value,
+    letters_value,
+    nearest_parent,
+    parent,
+    sort_key,
+    split,
+)
 from judge.rules.references import find_citations, resolve
 
 
@@ -127,10 +135,7 @@ def build_edition(meta: EditionMeta, docs: list[ParsedDocument]) -> Edition:
     children: dict[str, list[str]] = {n: [] for n in ordered}
     parents: dict[str, str | None] = {}
     for number in ordered:
-        p = parent(number)
-        while p is not None and p not in raw:
-            p = parent(p)
-        parents[number] = p
+        p = parents[number] = nearest_parent(number, raw)
         if p is not None:
             children[p].append(number)
 

@@ -218,7 +218,7 @@ T = TypeVar("T")
 class Part(Protocol):
     """Reads parts of an edition's cache file (judge.rules.cache.EditionFile)."""
 
-    def numbers(self) -> Mapping[str, object] | None: ...
+    def numbers(self) -> Mapping[str, int] | None: ...  # number -> its place
 
     def rule(self, number: str) -> Rule | None: ...
 
@@ -287,11 +287,18 @@ class LazyRules(Mapping[str, Rule]):
     def _rules(self) -> Mapping[str, Rule]:
         return self.body.get().rules
 
-    def _numbers(self) -> Mapping[str, object] | None:
+    def _numbers(self) -> Mapping[str, int] | None:
         body = self.body
         if body.loaded or body.part is None:
             return None
         return body.part.numbers()
+
+    def places(self) -> Mapping[str, int]:
+        """Each rule's place in the edition's order (its cache's table while the rules are
+        not read)."""
+        body = self.body
+        found = None if body.loaded or body.part is None else body.part.numbers()
+        return found if found is not None else {n: i for i, n in enumerate(self._rules())}
 
     def facts(self) -> Mapping[str, int] | None:
         """`rule_facts` of the edition as its cache keeps them, without reading its rules

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from typing import Literal
 
 NumberKind = Literal["chapter", "section", "rule", "subrule"]
@@ -121,6 +122,15 @@ def parent(number: str) -> str | None:
     if kind == "subrule":
         return f"{section}.{rule}"
     return str(section)
+
+
+def nearest_parent(number: str, present: Container[str]) -> str | None:
+    """The rule an edition files `number` under: its nearest ancestor that `present` (the
+    edition's numbers) holds, since a sub-rule whose rule is missing belongs to the section."""
+    p = parent(number)
+    while p is not None and p not in present:
+        p = parent(p)
+    return p
 
 
 def next_letter(letters: str) -> str:

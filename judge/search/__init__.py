@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from judge.search.analysis import normalize
+    from judge.search.errors import SearchError
     from judge.search.index import SearchIndexError
-    from judge.search.query import Hit, Searcher, SearchError, SearchResult, Segment, render
+    from judge.search.query import Hit, Searcher, SearchResult, Segment, render
 
 # public name -> the module that defines it
 _WHERE = {
     "Hit": "judge.search.query",
-    "SearchError": "judge.search.query",
+    "SearchError": "judge.search.errors",
     "SearchIndexError": "judge.search.index",
     "SearchResult": "judge.search.query",
     "Searcher": "judge.search.query",

@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, overload
 
 import numpy as np
 
@@ -85,6 +85,7 @@ _DOCS = "documents.bin"  # in a segment: digests and field lengths of its docume
 _LANGUAGE_BIT = {"fr": 1, "en": 2}
 _KINDS: tuple[DocKind, ...] = ("text", "example", "title", "glossary")
 _LANGS: tuple[AnalyzerLanguage, ...] = ("fr", "en")
+_GLOSSARY_CODE = _KINDS.index("glossary")
 
 
 class SearchIndexError(JudgeError):
@@ -1024,13 +1025,76 @@ class DocInfo(NamedTuple):
     para: int
 
 
+class Documents(Sequence[DocInfo]):
+    """The view's documents, as the tables hold them: a `DocInfo` is made when one is read
+    (a query reads a few hundred), never one object per document at opening."""
+
+    KINDS = _KINDS  # the kind of each `kind_codes` number
+    LANGUAGES = _LANGS  # the language of each `language_codes` number
+
+    def __init__(
+        self,
+        editions: list[str],
+        edition_of: array[int],
+        rules: list[str],
+        rule_of: array[int],
+        kinds: bytes,
+        languages: bytes,
+        paras: array[int],
+    ) -> None:
+        count = len(edition_of)
+        if not (len(rule_of) == len(kinds) == len(languages) == len(paras) == count):
+            raise ValueError("table des documents incohérente")
+        self._editions, self._edition_of = editions, edition_of
+        self._rules, self._rule_of = rules, rule_of
+        self._kinds, self._languages, self._paras = kinds, languages, paras
+        # the same columns as arrays, for masks computed over every document at once
+        self.edition_index: NDArray[np.int64] = np.asarray(edition_of, dtype=np.int64)
+        self.kind_codes = np.frombuffer(kinds, dtype=np.uint8)
+        self.language_codes = np.frombuffer(languages, dtype=np.uint8)
+        # every code names an entry: a document is then readable whichever is asked for
+        if count and (
+            int(self.edition_index.max()) >= len(editions)
+            or int(np.frombuffer(rule_of, dtype=np.uint32).max()) >= len(rules)
+            or int(self.kind_codes.max()) >= len(_KINDS)
+            or int(self.language_codes.max()) >= len(_LANGS)
+        ):
+            raise ValueError("table des documents incohérente")
+
+    @property
+    def editions(self) -> list[str]:
+        """The edition of each `edition_index` number."""
+        return self._editions
+
+    def __len__(self) -> int:
+        return len(self._edition_of)
+
+    @overload
+    def __getitem__(self, i: int) -> DocInfo: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[DocInfo]: ...
+    def __getitem__(self, i: int | slice) -> DocInfo | list[DocInfo]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        return DocInfo(
+            self._editions[self._edition_of[i]],
+            self._rules[self._rule_of[i]],
+            _KINDS[self._kinds[i]],
+            _LANGS[self._languages[i]],
+            self._paras[i],
+        )
+
+    def __iter__(self) -> Iterator[DocInfo]:
+        return map(self.__getitem__, range(len(self)))
+
+
 @dataclass
 class _Part:
-    """One segment, opened: its whoosh index, reader and searcher."""
+    """One segment, opened: its whoosh index and reader (its searcher, for phrases only, is
+    made at the first: whoosh's query package takes a tenth of a fresh process' opening)."""
 
     whoosh: Any  # whoosh.index.FileIndex
     reader: Any
-    searcher: Any
     # per physical document of the segment, the documents (of the view) that it is:
     # `virtual[starts[i]:starts[i] + width[i]]` (none when only editions outside the view
     # hold it); arrays, so that a posting list is mapped at C speed and the loaded index is
@@ -1039,6 +1103,22 @@ class _Part:
     starts: NDArray[np.int64]
     width: NDArray[np.int64]
     offset: int  # the number of its first physical document among the view's texts
+    _searcher: Any = None
+
+    @property
+    def searcher(self) -> Any:
+        if self._searcher is None:
+            from whoosh.searching import Searcher
+
+            self._searcher = Searcher(self.reader, fromindex=self.whoosh)
+        return self._searcher
+
+    def close(self) -> None:
+        if self._searcher is not None:
+            self._searcher.close()  # and its reader
+        else:
+            self.reader.close()
+        self.whoosh.close()
 
     def expand(self, local: NDArray[np.int64]) -> NDArray[np.int64]:
         """The view's documents that the physical documents `local` are, in order."""
@@ -1060,7 +1140,7 @@ class OpenedIndex:
     path: Path  # the view
     parts: list[_Part]
     vocabulary: Vocabulary
-    documents: list[DocInfo]  # by document number (the searcher's)
+    documents: Documents  # by document number (the searcher's)
     lengths: dict[str, array[int]]  # text field -> length of that field in each document
     # per document: 1 when its rule is known only by its title (contents, citations): read
     # from the tables, so that opening never reads the rules
@@ -1071,8 +1151,25 @@ class OpenedIndex:
     # per text, how many documents are it. A text is scored once for all its copies.
     text_of: NDArray[np.int64]
     text_width: NDArray[np.int64]
+    pair_codes: _PairCodes
     _cache: dict[tuple[str, str], Postings] = field(default_factory=dict)
     _text_cache: dict[tuple[str, str], Postings] = field(default_factory=dict)
+    # the documents sorted by `rule_codes`, and their codes: made at the first lookup
+    _by_rule: tuple[NDArray[np.int64], NDArray[np.int64]] | None = None
+
+    def documents_of(self, edition: str, rule: str) -> NDArray[np.int64]:
+        """The documents (paragraphs, title) of rule `rule` of `edition`, in order; none
+        for a glossary term."""
+        code = self.pair_codes.of(edition, rule)
+        if code < 0:
+            return np.empty(0, dtype=np.int64)
+        if self._by_rule is None:
+            order = np.argsort(self.rule_codes, kind="stable")
+            self._by_rule = (order, self.rule_codes[order])
+        order, codes = self._by_rule
+        found = order[np.searchsorted(codes, code) : np.searchsorted(codes, code, "right")]
+        kept: NDArray[np.int64] = found[self.documents.kind_codes[found] != _GLOSSARY_CODE]
+        return kept
 
     def doc_count_all(self) -> int:
         return len(self.documents)
@@ -1171,8 +1268,7 @@ class OpenedIndex:
 
     def close(self) -> None:
         for part in self.parts:
-            part.searcher.close()  # and its reader
-            part.whoosh.close()
+            part.close()
 
 
 def _segment_postings(reader: Any, fieldname: str, term: str) -> tuple[list[int], list[float]]:
@@ -1222,13 +1318,11 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         for name, count in zip(names, counts, strict=True):
             folder = root / _SEGMENTS / name
             ix = _open_segment(folder, home)
-            searcher = ix.searcher()
             bounds = np.asarray(starts[offset : offset + count + 1], dtype=np.int64)
             opened.append(
                 _Part(
                     ix,
-                    searcher.reader(),
-                    searcher,
+                    ix.reader(),
                     virtual_ids,
                     bounds[:-1],
                     np.diff(bounds),
@@ -1243,21 +1337,12 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         paras = _read_ints("I", parts[9])
         edition_of = _read_ints("H", parts[4])
         rule_of = _read_ints("I", parts[6])
-        documents = list(
-            map(
-                DocInfo,
-                map(editions.__getitem__, edition_of),
-                map(rules.__getitem__, rule_of),
-                map(_KINDS.__getitem__, parts[7]),
-                map(_LANGS.__getitem__, parts[8]),
-                paras,
-            )
-        )
+        documents = Documents(editions, edition_of, rules, rule_of, parts[7], parts[8], paras)
         if len(virtual) != len(documents):
             raise ValueError("table des documents incohérente")
         vocab = _read_vocabulary(parts)
         title_only = parts[16]
-        rule_codes = _pair_codes(editions, edition_of, rules, rule_of)
+        rule_codes, pair_codes = _pair_codes(editions, edition_of, rules, rule_of)
         text_of, text_width = _texts(starts, virtual_ids, len(documents))
         fields_ = _read_strings(parts[17])
         lengths = {
@@ -1269,16 +1354,25 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
             raise ValueError("longueurs incohérentes")
     except SearchIndexError:
         for part in opened:
-            part.whoosh.close()
+            part.close()
         raise
     except Exception as exc:  # whoosh raises its own errors for damaged files
         for part in opened:
-            part.whoosh.close()
+            part.close()
         raise SearchIndexError(f"Index de recherche illisible : {path} ({exc})") from exc
     with contextlib.suppress(OSError):
         os.utime(path)  # most recently used: kept by the sweep
     return OpenedIndex(
-        path, opened, vocab, documents, lengths, title_only, rule_codes, text_of, text_width
+        path,
+        opened,
+        vocab,
+        documents,
+        lengths,
+        title_only,
+        rule_codes,
+        text_of,
+        text_width,
+        pair_codes,
     )
 
 
@@ -1314,21 +1408,40 @@ def _texts(
     return text_of, width
 
 
+@dataclass(frozen=True)
+class _PairCodes:
+    """A number per (edition, rule): `rule * len(editions) + edition`, each string read as
+    its first place in its table (a table may write a string twice)."""
+
+    editions: dict[str, int]
+    rules: dict[str, int]
+    width: int
+
+    def of(self, edition: str, rule: str) -> int:
+        """The code of (edition, rule), or -1 when no document has it."""
+        e, r = self.editions.get(edition), self.rules.get(rule)
+        return -1 if e is None or r is None else r * self.width + e
+
+
 def _pair_codes(
     editions: list[str], edition_of: array[int], rules: list[str], rule_of: array[int]
-) -> NDArray[np.int64]:
-    """A number per (edition, rule) of each document, from the tables' string numbers (a
-    string written twice in a table is read as its first number)."""
+) -> tuple[NDArray[np.int64], _PairCodes]:
+    """The code (`_PairCodes`) of each document's (edition, rule)."""
 
-    def first_numbers(strings: list[str]) -> NDArray[np.int64]:
-        first: dict[str, int] = {}
-        return np.asarray([first.setdefault(x, i) for i, x in enumerate(strings)], dtype=np.int64)
+    def first_numbers(strings: list[str]) -> tuple[NDArray[np.int64], dict[str, int]]:
+        # built from the end: a string's first place is the one written last
+        first = dict(zip(reversed(strings), range(len(strings) - 1, -1, -1), strict=True))
+        places = np.fromiter(map(first.__getitem__, strings), dtype=np.int64, count=len(strings))
+        return places, first
 
+    eds, edition_numbers = first_numbers(editions)
+    numbers, rule_numbers = first_numbers(rules)
+    codes = _PairCodes(edition_numbers, rule_numbers, max(1, len(editions)))
     if not edition_of:
-        return np.empty(0, dtype=np.int64)
-    eds = first_numbers(editions)[np.asarray(edition_of, dtype=np.int64)]
-    numbers = first_numbers(rules)[np.asarray(rule_of, dtype=np.int64)]
-    return numbers * max(1, len(editions)) + eds
+        return np.empty(0, dtype=np.int64), codes
+    eds = eds[np.asarray(edition_of, dtype=np.int64)]
+    numbers = numbers[np.asarray(rule_of, dtype=np.int64)]
+    return numbers * codes.width + eds, codes
 
 
 def ensure_index(

@@ -30,48 +30,46 @@ whoosh's own matcher tree costs tens of milliseconds per query in pure Python.""
 
 from __future__ import annotations
 
-import contextlib
+import functools
 import gc
-import hashlib
 import heapq
-import json
 import math
 import re
 import threading
-import time
 import unicodedata
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
-import orjson
 
-from judge.rules.cache import publish
-from judge.rules.errors import JudgeError
-from judge.rules.index import CORPUS_DIR, RuleIndex
-from judge.rules.model import Rule
-from judge.rules.numbers import canonical
+from judge.rules.index import RuleIndex
+from judge.rules.model import LazyRules, Rule
+from judge.rules.numbers import canonical, nearest_parent
 from judge.search import analysis
 from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token, normalize
+from judge.search.errors import SearchError
 from judge.search.index import (
     DocInfo,
+    Documents,
     OpenedIndex,
     Postings,
     ProgressCallback,
     ensure_index,
     heading_of,
 )
+from judge.search.lexicon import (
+    Glossary,
+    GlossaryTerm,
+    clitics_folded,
+    lexicon_folder,
+    load_lexicon,
+)
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
-
-GLOSSARY_PATH = CORPUS_DIR / "glossary-fr-en.toml"
-FRENCH_WORDS_PATH = CORPUS_DIR / "mots-fr.txt"  # real French words, never "corrected"
-# words that frame a question (devient, il se passe, can, happens): searched, weighing little
-QUESTION_WORDS_PATH = CORPUS_DIR / "mots-de-question.txt"
 
 MAX_QUERY_CHARS = 300
 MAX_WORDS = 24
@@ -101,38 +99,6 @@ _FIELD_WEIGHT = {"body": 1.0, "title": 0.5, "heading": 1.5}
 _LANGUAGES: tuple[AnalyzerLanguage, ...] = ("fr", "en")
 
 HitKind = Literal["number", "reference", "text", "glossary"]
-
-
-class _LinkLike(Protocol):
-    # Read-only members: the concordance's links are frozen dataclasses.
-    @property
-    def from_edition(self) -> str: ...
-    @property
-    def from_rule(self) -> str: ...
-    @property
-    def to_edition(self) -> str: ...
-    @property
-    def to_rule(self) -> str: ...
-    @property
-    def confidence(self) -> float: ...
-    @property
-    def approximate(self) -> bool: ...
-
-
-class ConcordanceLike(Protocol):
-    """What `ConcordanceGroups` reads of a `Concordance` (the search never imports it)."""
-
-    index: RuleIndex
-
-    def neighbours(self, edition: str) -> tuple[str, ...]: ...
-
-    def pair_links(self, edition: str, target: str) -> Sequence[_LinkLike]: ...
-
-    def direct_pairs_key(self) -> str | None: ...
-
-
-class SearchError(JudgeError):
-    pass
 
 
 # --- results -----------------------------------------------------------------------------
@@ -176,131 +142,6 @@ class SearchResult:
 
 def render(segments: Iterable[Segment], before: str, after: str) -> str:
     return "".join(f"{before}{s.text}{after}" if s.match else s.text for s in segments)
-
-
-# --- the glossary ------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GlossaryTerm:
-    fr: tuple[str, ...]
-    en: tuple[str, ...]
-    source: str
-    old: tuple[str, ...] = ()  # forms (of fr or en) that only older editions use
-    # what a judge looks up with it (répondre → pile): searched too, weighing little
-    related: tuple[str, ...] = ()
-    # the word or term just before it is what the player wants to do at that moment
-    # (« sacrifier en réponse »): it frames the question and weighs as a question word
-    frames: bool = False
-
-    def forms(self, language: AnalyzerLanguage) -> tuple[str, ...]:
-        return self.fr if language == "fr" else self.en
-
-
-@dataclass(frozen=True)
-class _Variant:
-    term: int  # index in Glossary.terms
-    language: AnalyzerLanguage
-    text: str
-    keys: tuple[str, ...]  # word keys, stop words kept
-    content: tuple[str, ...]  # index terms (stop words dropped)
-    old: bool = False  # an older wording (zone en jeu, mana burn…)
-
-
-@dataclass
-class Glossary:
-    terms: list[GlossaryTerm]
-    variants: list[_Variant] = field(default_factory=list)
-    words: set[str] = field(default_factory=set)  # folded words, for the typo corrector
-    by_language: dict[str, set[str]] = field(default_factory=dict)  # the same, per language
-    # (language, "keys" or "content", first word) -> the variants that start with it
-    _starts: dict[tuple[str, str, str], list[int]] = field(default_factory=dict)
-
-    def starting(self, language: str, kind: str, first: str) -> list[int]:
-        return self._starts.get((language, kind, first), [])
-
-    def of_term(self, term: int) -> list[int]:
-        """The variants (forms in both languages) of one glossary term."""
-        return self._starts.get(("", "term", str(term)), [])
-
-    display: dict[str, str] = field(default_factory=dict)
-    # a form as written (normalised) -> the languages whose glossary forms include it
-    _form_languages: dict[str, set[AnalyzerLanguage]] = field(default_factory=dict)
-
-    def languages_of(self, form: str) -> tuple[AnalyzerLanguage, ...]:
-        """The languages to read `form` in: those whose glossary forms include it (« pile »
-        is French: the English word is a pile of cards), else both."""
-        found = self._form_languages.get(normalize(form))
-        return tuple(lang for lang in _LANGUAGES if lang in found) if found else _LANGUAGES
-
-    def __post_init__(self) -> None:
-        for i, term in enumerate(self.terms):
-            old = {normalize(t) for t in term.old}
-            for lang in _LANGUAGES:
-                for text in term.forms(lang):
-                    self._form_languages.setdefault(normalize(text), set()).add(lang)
-                    raw = [m.group(0) for m in TOKEN_RE.finditer(text)]
-                    keys = tuple(analysis.word_key(w, lang) for w in raw)
-                    content = tuple(analysis.terms(text, lang))
-                    # a form of stop words only (« va où ») is recognised by its words and
-                    # searched through what it is looked up with
-                    if keys and (content or term.related):
-                        is_old = normalize(text) in old
-                        number = len(self.variants)
-                        self.variants.append(_Variant(i, lang, text, keys, content, is_old))
-                        self._starts.setdefault((lang, "keys", keys[0]), []).append(number)
-                        if content:
-                            self._starts.setdefault((lang, "content", content[0]), []).append(
-                                number
-                            )
-                        self._starts.setdefault(("", "term", str(i)), []).append(number)
-                    for w in raw:
-                        folded = fold_token(w)
-                        self.words.add(folded)
-                        self.by_language.setdefault(lang, set()).add(folded)
-                        self.display.setdefault(folded, w.lower())
-
-
-def load_words(path: Path) -> set[str]:
-    """A word list (one a line, `#` comments), folded; empty when the file is missing."""
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return set()
-    return {fold_token(w) for line in lines if (w := line.strip()) and not w.startswith("#")}
-
-
-def clitics_folded(word: str) -> str:
-    """A typed word folded and without its French elision (`l'aura` → `aura`)."""
-    return analysis.clitics(fold_token(word), "fr")[0]
-
-
-def _flag(value: object) -> bool:
-    if not isinstance(value, bool):
-        raise TypeError(f"« frames » attend true ou false, pas {value!r}")
-    return value
-
-
-def load_glossary(path: Path | None = None) -> Glossary:
-    import tomllib  # only when a searcher opens
-
-    path = path or GLOSSARY_PATH
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-        terms = [
-            GlossaryTerm(
-                tuple(t.get("fr", ())),
-                tuple(t.get("en", ())),
-                str(t.get("source", "")),
-                tuple(t.get("old", ())),
-                tuple(t.get("related", ())),
-                _flag(t.get("frames", False)),
-            )
-            for t in data.get("term", [])
-        ]
-    except (OSError, tomllib.TOMLDecodeError, AttributeError, TypeError) as exc:
-        raise SearchError(f"Glossaire illisible : {path} ({exc})") from exc
-    return Glossary(terms)
 
 
 # --- cleaning and rule numbers -----------------------------------------------------------
@@ -454,174 +295,6 @@ def _glossary_matches(words: list[_Word], glossary: Glossary) -> list[tuple[int,
 
 GroupKey = Callable[[str, str], Hashable]  # (edition, rule) -> what makes copies one rule
 
-_GROUPS_KEEP_SECONDS = 7 * 24 * 3600.0  # older group files (other stores, older code) go
-
-
-def _groups_salt() -> str:
-    """This module's code, in the name of the groups' file: a change rebuilds them."""
-    try:
-        return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
-    except OSError:
-        return "-"
-
-
-class _StoredRoots:
-    """The groups as kept on disk, `{edition: {rule: 0 | [root edition, root rule]}}`, read
-    as they are: a search process looks up a few hundred rules, never all 55,000."""
-
-    def __init__(self, data: dict[str, dict[str, object]]) -> None:
-        self._data = data
-
-    def get(self, key: tuple[str, str]) -> tuple[str, str] | None:
-        root = self._data.get(key[0], {}).get(key[1])
-        if root == 0:
-            return key
-        if isinstance(root, list) and len(root) == 2:
-            return (str(root[0]), str(root[1]))
-        return None  # absent (or not of this shape): the default key
-
-
-_Roots = dict[tuple[str, str], tuple[str, str]] | _StoredRoots
-
-
-class ConcordanceGroups:
-    """A group key backed by the concordance (`judge.rules.concordance.Concordance`): two
-    rules are copies when a chain of direct links joins them (fr-pre2009 420.5e, en-2008
-    420.5e, en-2011 704.5k, fr-2024 704.5j: the legend rule), renumbered or not. Built once,
-    from the direct pairs only (no chain is walked per search): links best first, each
-    joining two groups unless they share an edition (a group holds one rule per edition, so
-    that a doubtful link never folds two rules of one edition). A rule no link reaches keeps
-    the default key (same number, same numbering)."""
-
-    def __init__(self, concordance: ConcordanceLike, folder: Path | None = None) -> None:
-        self._concordance = concordance
-        self._root: _Roots | None = None
-        self._numbering = {ed.id: ed.numbering for ed in concordance.index.editions}
-        self._lock = threading.Lock()
-        # Kept on disk, named by the direct pairs and this code: over 29 editions the build
-        # reads 60,000 links (~0.6 s), which a search process should not pay.
-        self._file: Path | None = None
-        key = concordance.direct_pairs_key() if folder is not None else None
-        if folder is not None and key is not None:
-            self._file = folder / f"{key}-{_groups_salt()}.json"
-
-    def prepare(self) -> None:
-        """Build the groups now and keep them on disk (after an ingest)."""
-        self._roots()
-
-    def __call__(self, edition: str, rule: str) -> Hashable:
-        root = self._roots().get((edition, rule))
-        if root is None:
-            return (self._numbering.get(edition), rule)
-        return root
-
-    def _roots(self) -> _Roots:
-        roots = self._root
-        if roots is None:
-            with self._lock:
-                if self._root is None:
-                    self._root = self._read() or self._write(self._build())
-                roots = self._root
-        return roots
-
-    def _read(self) -> _StoredRoots | None:
-        """The groups kept on disk, or None (absent, unreadable or not of this shape)."""
-        if self._file is None:
-            return None
-        try:
-            data = orjson.loads(self._file.read_bytes())
-        except (OSError, ValueError):
-            return None
-        if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
-            return None
-        # one look at every entry, without building them (a damaged file is built again)
-        if not all(
-            root == 0 or (type(root) is list and len(root) == 2)
-            for rules in data.values()
-            for root in rules.values()
-        ):
-            return None
-        return _StoredRoots(data)
-
-    def _write(
-        self, roots: dict[tuple[str, str], tuple[str, str]]
-    ) -> dict[tuple[str, str], tuple[str, str]]:
-        """Keep `roots` on disk (`publish`: a reader sees all or nothing); a cache that cannot
-        be written only costs the next process the build."""
-        if self._file is None:
-            return roots
-        by_edition: dict[str, dict[str, list[str] | int]] = {}
-        for (ed, rule), root in roots.items():
-            # 0: the rule is its group's root (the default key is for rules in no group)
-            by_edition.setdefault(ed, {})[rule] = 0 if root == (ed, rule) else list(root)
-        publish(self._file, json.dumps(by_edition, separators=(",", ":")).encode())
-        with contextlib.suppress(OSError):
-            for old in self._file.parent.glob("*.json"):
-                if old != self._file and time.time() - old.stat().st_mtime > _GROUPS_KEEP_SECONDS:
-                    old.unlink()
-        return roots
-
-    def _build(self) -> dict[tuple[str, str], tuple[str, str]]:
-        conc = self._concordance
-        index = conc.index
-        # A concordance that gives plain rows (`Concordance.exact_rows`) is read without a
-        # link object per row.
-        rows_of: Callable[[str, str], list[tuple[str, str, float]]] | None = getattr(
-            conc, "exact_rows", None
-        )
-        # (-confidence, from edition, from rule, to edition, to rule): best first, ties in a
-        # fixed order, whether the pairs were just matched or read back.
-        links: list[tuple[float, str, str, str, str]] = []
-        done: set[frozenset[str]] = set()
-        for ed in index.editions:
-            for other in conc.neighbours(ed.id):
-                pair = frozenset((ed.id, other))
-                if pair in done:
-                    continue
-                done.add(pair)
-                if rows_of is not None:
-                    src = ed.id
-                    links.extend((-c, src, x, other, y) for x, y, c in rows_of(src, other))
-                else:
-                    links.extend(
-                        (-x.confidence, x.from_edition, x.from_rule, x.to_edition, x.to_rule)
-                        for x in conc.pair_links(ed.id, other)
-                        if not x.approximate
-                    )
-        links.sort()
-        parent: dict[tuple[str, str], tuple[str, str]] = {}
-        editions: dict[tuple[str, str], set[str]] = {}
-
-        def find(node: tuple[str, str]) -> tuple[str, str]:
-            up = parent.get(node)
-            if up is None:
-                parent[node] = node
-                return node
-            while up != node:  # path halving
-                parent[node] = above = parent[up]
-                node, up = above, parent[above]
-            return node
-
-        for _c, from_ed, from_rule, to_ed, to_rule in links:
-            a = find((from_ed, from_rule))
-            b = find((to_ed, to_rule))
-            if a == b:
-                continue
-            eds_a = editions.get(a)
-            if eds_a is None:
-                eds_a = editions[a] = {a[0]}
-            eds_b = editions.get(b)
-            if eds_b is None:
-                eds_b = editions[b] = {b[0]}
-            if not eds_a.isdisjoint(eds_b):
-                continue
-            if len(eds_a) < len(eds_b):
-                a, b, eds_a, eds_b = b, a, eds_b, eds_a
-            parent[b] = a
-            eds_a |= eds_b
-            del editions[b]
-        return {node: find(node) for node in parent}
-
 
 class _Ranked(NamedTuple):  # a tuple: hundreds are made per query
     score: float
@@ -665,7 +338,8 @@ class Searcher:
     ) -> None:
         self.index = index
         self._group_key: GroupKey = group_key or self.same_number
-        self.glossary = glossary if glossary is not None else load_glossary()
+        lexicon = load_lexicon(lexicon_folder(home))
+        self.glossary = glossary if glossary is not None else lexicon.glossary
         self._opened: OpenedIndex = ensure_index(index, home, progress, rebuild=rebuild)
         self._lock = threading.Lock()
         self._closed = False
@@ -679,40 +353,23 @@ class Searcher:
         self._posting_cache: dict[tuple[str, str], Postings] = {}
         self._phrase_cache: dict[tuple[str, tuple[str, ...], int], NDArray[np.int64]] = {}
         self._frequencies: dict[tuple[str, str], int] = {}
-        vocab = self._opened.vocabulary
-        french = load_words(FRENCH_WORDS_PATH)
-        self._question_words = load_words(QUESTION_WORDS_PATH)
-        self._known = set(vocab.counts) | self.glossary.words | french
-        self._words_by_language: dict[str, set[str]] = {
-            lang: vocab.words_of(lang) | self.glossary.by_language.get(lang, set())
-            for lang in _LANGUAGES
-        }
-        self._words_by_language["fr"] |= french
-        # typo corrections go toward a word of the query's language
-        self._choices_by_language = {
-            lang: sorted(w for w in words if w in vocab.counts or w in self.glossary.words)
-            for lang, words in self._words_by_language.items()
-        }
-        self._choices = sorted(self._known)
-        self._display = {**self.glossary.display, **vocab.display}
-        self._counts = vocab.counts
+        self._vocabulary = self._opened.vocabulary
+        self._french = lexicon.french
+        self._question_words = lexicon.question_words
+        self._counts = self._vocabulary.counts
         self._order = {ed.id: i for i, ed in enumerate(index.editions)}
-        self._positions = {
-            ed.id: {num: i for i, num in enumerate(ed.rules)} for ed in index.editions
-        }
-        self._kind_weight = [_KIND_WEIGHT.get(info.kind, 1.0) for info in self._docs]
-        # per query language: which documents are written in the other one
-        self._other_language: dict[str, list[bool]] = {
-            lang: [info.language != lang for info in self._docs] for lang in _LANGUAGES
-        }
+        # each edition's rule -> its place in the edition, made when a query first needs it
+        self._positions: dict[str, Mapping[str, int]] = {}
+        self._choices_by_language: dict[str, list[str]] = {}
         self._arrays()
-        self._docs_of_rule: dict[tuple[str, str], tuple[int, ...]] | None = None
         self._group_of: dict[tuple[str, str], Hashable] = {}  # group_key, once per rule
         self._parent_docs: dict[int, tuple[int, ...]] = {}  # the texts of a doc's parent
         self._lineage: dict[tuple[str, str], tuple[str, ...]] = {}
-        self._language_docs: dict[str, int] = {}  # documents per language (IDF)
-        for info in self._docs:
-            self._language_docs[info.language] = self._language_docs.get(info.language, 0) + 1
+        # documents per language (IDF)
+        per_language = np.bincount(self._docs.language_codes, minlength=len(Documents.LANGUAGES))
+        self._language_docs: dict[str, int] = {
+            lang: int(n) for lang, n in zip(Documents.LANGUAGES, per_language, strict=True) if n
+        }
         self._rules_of = {ed.id: ed.rules for ed in index.editions}
         self._language_of = {ed.id: ed.language for ed in index.editions}
         self._numbering = {ed.id: ed.numbering for ed in index.editions}
@@ -722,12 +379,64 @@ class Searcher:
         # collector's sight, so that no full collection walks them during a query.
         gc.freeze()
 
+    # -- the words a query is read with: known words are never corrected --
+
+    def _is_known(self, folded: str) -> bool:
+        return folded in self._counts or folded in self.glossary.words or folded in self._french
+
+    def _in_language(self, folded: str, language: str) -> bool:
+        """Whether `folded` is a word of `language`: of its texts, its glossary forms, or
+        (French) the word list."""
+        return (
+            language in self._vocabulary.languages.get(folded, ())
+            or folded in self.glossary.by_language.get(language, ())
+            or (language == "fr" and folded in self._french)
+        )
+
+    @functools.cached_property
+    def _choices(self) -> list[str]:
+        """Every known word, sorted: what a typo may be corrected to (made at the first)."""
+        return sorted(set(self._counts) | self.glossary.words | self._french)
+
+    def _choices_of(self, language: str) -> list[str]:
+        """The words a typo of a query in `language` may become: those of its texts and
+        its glossary forms."""
+        found = self._choices_by_language.get(language)
+        if found is None:
+            vocab = self._vocabulary
+            words = vocab.words_of(language) | self.glossary.by_language.get(language, set())
+            if language == "fr":
+                words |= self._french
+            found = sorted(w for w in words if w in vocab.counts or w in self.glossary.words)
+            self._choices_by_language[language] = found
+        return found
+
+    def _display(self, folded: str) -> str:
+        """A word as the corpus usually writes it (the texts' spelling before the
+        glossary's)."""
+        found = self._vocabulary.display.get(folded)
+        return found if found is not None else self.glossary.display.get(folded, folded)
+
+    def _position(self, edition: str, rule: str) -> int:
+        """The place of `rule` among its edition's rules (0 when unknown)."""
+        places = self._positions.get(edition)
+        if places is None:
+            rules = self._rules_of.get(edition, {})
+            if isinstance(rules, LazyRules):
+                places = rules.places()
+            else:
+                places = {num: i for i, num in enumerate(rules)}
+            self._positions[edition] = places
+        return places.get(rule, 0)
+
     def _arrays(self) -> None:
         """The document tables as arrays: ranking is done at C speed over every document."""
         self._length_arrays = {
             name: np.asarray(column, dtype=np.float64) for name, column in self._lengths.items()
         }
-        self._kind_weights = np.asarray(self._kind_weight, dtype=np.float64)
+        docs = self._docs
+        weights = [_KIND_WEIGHT.get(kind, 1.0) for kind in Documents.KINDS]
+        self._kind_weights = np.asarray(weights, dtype=np.float64)[docs.kind_codes]
         # BM25 is scored once per text (a paragraph shared by several editions is one
         # physical document), then read as its documents; unless the copies of a text
         # differ in length (never, by construction: then document by document)
@@ -748,12 +457,12 @@ class Searcher:
             self._text_lengths = self._length_arrays
         self._text_of: NDArray[np.int64] = text_of
         self._texts = texts
-        self._other_arrays = {
-            lang: np.asarray(flags, dtype=np.bool_) for lang, flags in self._other_language.items()
+        # per query language: which documents are written in the other one
+        self._other_arrays: dict[str, NDArray[np.bool_]] = {
+            lang: docs.language_codes != Documents.LANGUAGES.index(lang) for lang in _LANGUAGES
         }
-        self._edition_codes = np.asarray(
-            [self._order[info.edition] for info in self._docs], dtype=np.int32
-        )
+        order = [self._order[edition] for edition in docs.editions]
+        self._edition_codes = np.asarray(order, dtype=np.int32)[docs.edition_index]
         # per query language: which documents belong to an edition written in it
         self._edition_language: dict[str, NDArray[np.bool_]] = {
             lang: np.asarray([ed.language == lang for ed in self.index.editions], dtype=np.bool_)[
@@ -883,7 +592,7 @@ class Searcher:
         votes = {"fr": 0, "en": 0}
         for m in TOKEN_RE.finditer(text):
             folded = clitics_folded(m.group(0))
-            inside = [lang for lang in votes if folded in self._words_by_language[lang]]
+            inside = [lang for lang in votes if self._in_language(folded, lang)]
             if len(inside) == 1:
                 votes[inside[0]] += 1
         if votes["fr"] == votes["en"]:
@@ -898,7 +607,7 @@ class Searcher:
         if (
             len(folded) < 4
             or any(c.isdigit() for c in folded)
-            or folded in self._known
+            or self._is_known(folded)
             or any(analysis.is_stop_word(word, lang) for lang in _LANGUAGES)
         ):
             return None
@@ -907,7 +616,7 @@ class Searcher:
         cutoff = 80.0 if len(folded) >= 6 else 75.0
         found = process.extract(
             folded,
-            self._choices_by_language[language] if language else self._choices,
+            self._choices_of(language) if language else self._choices,
             scorer=fuzz.ratio,
             score_cutoff=cutoff,
             limit=5,
@@ -922,7 +631,7 @@ class Searcher:
             or any(analysis.terms(best, lang) == analysis.terms(word, lang) for lang in _LANGUAGES)
         ):
             return None
-        return self._display.get(best, best)
+        return self._display(best)
 
     def _stem_indexed(self, word: str) -> bool:
         for lang in _LANGUAGES:
@@ -988,7 +697,7 @@ class Searcher:
             if any(not w.terms[lang] for lang in _LANGUAGES):
                 continue  # a stop word in either language: no concept of its own
             folded = clitics_folded(w.text)
-            native = folded in self._words_by_language.get(query_language, set())
+            native = self._in_language(folded, query_language)
             weak = folded in self._question_words
             base = WEAK if weak else 1.0
             concepts.append(
@@ -1242,14 +951,13 @@ class Searcher:
         if parents is None:
             parents = ()
             info = self._docs[d]
-            if info.kind != "glossary":
-                rule = self._rules_of[info.edition].get(info.rule)
-                if rule is not None and rule.parent is not None:
-                    parents = tuple(
-                        p
-                        for p in self._rule_documents().get((info.edition, rule.parent), ())
-                        if self._docs[p].kind != "title"
-                    )
+            rules = self._rules_of[info.edition]
+            if info.kind != "glossary" and info.rule in rules:
+                above = nearest_parent(info.rule, rules)
+                if above is not None:
+                    found = self._opened.documents_of(info.edition, above)
+                    kinds = self._docs.kind_codes[found]
+                    parents = tuple(found[kinds != _TITLE_CODE].tolist())
             self._parent_docs[d] = parents
         return parents
 
@@ -1263,21 +971,9 @@ class Searcher:
             current: str | None = number
             while current is not None:
                 chain.append(current)
-                rule = rules.get(current)
-                current = rule.parent if rule is not None else None
+                current = nearest_parent(current, rules) if current in rules else None
             found = self._lineage[key] = tuple(chain)
         return found
-
-    def _rule_documents(self) -> dict[tuple[str, str], tuple[int, ...]]:
-        """(edition, rule) -> its documents (built once, at the first query that needs it)."""
-        if self._docs_of_rule is None:
-            table: dict[tuple[str, str], list[int]] = {}
-            for d, info in enumerate(self._docs):
-                if info.kind != "glossary":
-                    table.setdefault((info.edition, info.rule), []).append(d)
-            # tuples of numbers: the collector stops tracking them (tens of thousands)
-            self._docs_of_rule = {key: tuple(docs) for key, docs in table.items()}
-        return self._docs_of_rule
 
     def _in_named_sections(
         self, weighted: list[tuple[float, int]], terms: dict[AnalyzerLanguage, set[str]]
@@ -1310,13 +1006,9 @@ class Searcher:
         """The rule whose exact heading was asked for, when `info` is one of its sub-rules."""
         if info.kind == "glossary":
             return (info.edition, info.rule)
-        rules = self._rules_of[info.edition]
-        number: str | None = info.rule
-        while number is not None:
+        for number in self._ancestors(info.edition, info.rule):
             if (info.edition, number) in exact:
                 return (info.edition, number)
-            rule = rules.get(number)
-            number = rule.parent if rule is not None else None
         return (info.edition, info.rule)
 
     def _rule_table(self, weighted: list[tuple[float, int]]) -> _RuleTable:
@@ -1359,8 +1051,6 @@ class Searcher:
             return _diversify(self._merge_table(rules, prefer), limit)
 
         editions = self._order
-        positions = self._positions
-        no_positions: dict[str, int] = {}
         # each rule's order (best score, newest edition, document order), computed once
         ordered = sorted(
             (
@@ -1368,7 +1058,7 @@ class Searcher:
                     (
                         -r.score,
                         editions.get(r.edition, 99),
-                        positions.get(r.edition, no_positions).get(r.rule, 0),
+                        self._position(r.edition, r.rule),
                     ),
                     r,
                 )
@@ -1478,9 +1168,7 @@ class Searcher:
         for i in np.flatnonzero(found < 0).tolist():
             d = int(docs[i])
             info = self._docs[d]
-            found[i] = self._doc_positions[d] = self._positions.get(info.edition, {}).get(
-                info.rule, 0
-            )
+            found[i] = self._doc_positions[d] = self._position(info.edition, info.rule)
         return found
 
     def _groups_of(self, docs: NDArray[np.int64]) -> NDArray[np.int64]:
@@ -1510,7 +1198,7 @@ class Searcher:
         for w in words:
             folded = fold_token(w.text)
             for lang in votes:
-                if folded in self._words_by_language[lang]:
+                if self._in_language(folded, lang):
                     votes[lang] += 1
         return "en" if votes["en"] > votes["fr"] else "fr"
 
@@ -1903,6 +1591,7 @@ def _diversify(ranked: list[_Ranked], limit: int) -> list[_Ranked]:
 
 
 _KIND_WEIGHT = {"text": 1.0, "example": 0.9, "title": 1.0, "glossary": 0.6}
+_TITLE_CODE = Documents.KINDS.index("title")
 
 
 # --- snippets ----------------------------------------------------------------------------

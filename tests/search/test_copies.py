@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from judge.rules.index import RuleIndex
-from judge.search.query import ConcordanceGroups, Searcher, SearchResult
+from judge.search.groups import ConcordanceGroups
+from judge.search.query import Searcher, SearchResult
 
 
 def keys(result: SearchResult) -> list[str]:

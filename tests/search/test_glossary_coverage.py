@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from judge.rules.index import RuleIndex
 from judge.search.index import heading_of
-from judge.search.query import Glossary, Searcher, load_glossary
+from judge.search.lexicon import Glossary, load_glossary
+from judge.search.query import Searcher
 from tests.search.relevance import hit_keys
 
 # the keyword sections: modern numbering, then the pre-2009 one

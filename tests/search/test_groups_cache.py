@@ -3,17 +3,18 @@ kept on disk: a search process reads them instead of walking 60,000 links."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from judge import session
-from judge.search.query import ConcordanceGroups
+from judge.search.groups import ConcordanceGroups
 
 
 def _groups_files(home: Path) -> list[Path]:
-    return sorted((home / "cache" / "search" / "groups").glob("*.json"))
+    return sorted((home / "cache" / "search" / "groups").glob("*.bin"))
 
 
 def _no_build(self: ConcordanceGroups) -> dict[tuple[str, str], tuple[str, str]]:
@@ -39,12 +40,29 @@ def test_prepare_keeps_the_groups_and_a_search_reads_them(
     assert _groups_files(tmp_path) == [kept]
 
 
-@pytest.mark.parametrize("damage", [b"", b"{not json", b'{"fr-2024": {"704.5f": [1]}}', b"[]"])
-def test_a_damaged_groups_file_is_built_again(tmp_path: Path, damage: bytes) -> None:
+def _rows_out_of_range(good: bytes) -> bytes:
+    head, rows = good.split(b"\n", 1)
+    return head + b"\n" + b"\xff\xff\xff\x7f" * (len(rows) // 4)
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda good: b"",
+        lambda good: b"{not json\n" + good.split(b"\n", 1)[1],
+        lambda good: b"[]\n" + good.split(b"\n", 1)[1],
+        lambda good: good[:-4],  # the rows cut short
+        lambda good: good[:-1],  # not whole numbers
+        _rows_out_of_range,  # rule numbers no table names
+    ],
+)
+def test_a_damaged_groups_file_is_built_again(
+    tmp_path: Path, damage: Callable[[bytes], bytes]
+) -> None:
     session.prepare(tmp_path)
     [kept] = _groups_files(tmp_path)
     good = kept.read_bytes()
-    kept.write_bytes(damage)
+    kept.write_bytes(damage(good))
     with session.open_judge(tmp_path) as judge:
         hit = judge.search("créature endurance 0 cimetière").result.hits[0]
     assert ("fr-pre2009", "420.5b") in hit.also

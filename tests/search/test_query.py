@@ -10,17 +10,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from judge.rules.index import EditionNotFound, RuleIndex
-from judge.search.query import (
-    Glossary,
-    GlossaryTerm,
-    Searcher,
-    SearchError,
-    SearchResult,
-    clean,
-    find_numbers,
-    load_glossary,
-    render,
-)
+from judge.search.errors import SearchError
+from judge.search.lexicon import Glossary, GlossaryTerm, load_glossary
+from judge.search.query import Searcher, SearchResult, clean, find_numbers, render
 
 
 def keys(result: SearchResult) -> list[str]:

@@ -13,15 +13,10 @@ from hypothesis import strategies as st
 
 from judge.rules.index import RuleIndex
 from judge.search.analysis import terms
+from judge.search.errors import SearchError
 from judge.search.index import iter_documents
-from judge.search.query import (
-    FRENCH_WORDS_PATH,
-    Searcher,
-    SearchError,
-    _words,
-    load_glossary,
-    load_words,
-)
+from judge.search.lexicon import FRENCH_WORDS_PATH, load_glossary, load_words
+from judge.search.query import Searcher, _words
 from tests.search.relevance import hit_keys
 
 CORPUS_EN = Path(__file__).resolve().parents[2].parent / "shared" / "corpus-en"

@@ -51,32 +51,75 @@ of renumbering.toml), `similarity` (what is compared), `sections` (titles), `tex
 module-level state: whoever holds a `Concordance` passes it (one per store generation).
 """
 
-from judge.rules.concordance.comparison import (
-    Comparison,
-    compare,
-    counterparts_for,
-    current_edition_for,
-    method_label,
-    reference_counterpart,
-    summary,
-)
-from judge.rules.concordance.curated import CURATED_FILE, CuratedData, KnownChange, load_curated
-from judge.rules.concordance.diff import (
-    RENUMBERED_ARROW,
-    DiffOp,
-    DiffPart,
-    compared_text,
-    diff_rules,
-    is_cosmetic,
-    is_empty_diff,
-    tokenize,
-)
-from judge.rules.concordance.errors import ComparisonError, NoCounterpart, RuleMissing
-from judge.rules.concordance.links import METHODS, Link, Method
-from judge.rules.concordance.matching import Concordance
-from judge.rules.concordance.similarity import bilingual_agreement
-from judge.rules.concordance.views import DiffMark, inline_view, side_view
-from judge.rules.text import fold, normalize_title
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from judge.rules.concordance.comparison import (
+        Comparison,
+        compare,
+        counterparts_for,
+        current_edition_for,
+        method_label,
+        reference_counterpart,
+        summary,
+    )
+    from judge.rules.concordance.curated import CURATED_FILE, CuratedData, KnownChange, load_curated
+    from judge.rules.concordance.diff import (
+        RENUMBERED_ARROW,
+        DiffOp,
+        DiffPart,
+        compared_text,
+        diff_rules,
+        is_cosmetic,
+        is_empty_diff,
+        tokenize,
+    )
+    from judge.rules.concordance.errors import ComparisonError, NoCounterpart, RuleMissing
+    from judge.rules.concordance.links import METHODS, Link, Method
+    from judge.rules.concordance.matching import Concordance
+    from judge.rules.concordance.similarity import bilingual_agreement
+    from judge.rules.concordance.views import DiffMark, inline_view, side_view
+    from judge.rules.text import fold, normalize_title
+
+# public name -> the module that defines it: importing the package loads none of them (a
+# search names its groups file through `Concordance` alone, without the diff and rapidfuzz)
+_WHERE = {
+    "CURATED_FILE": "judge.rules.concordance.curated",
+    "Comparison": "judge.rules.concordance.comparison",
+    "ComparisonError": "judge.rules.concordance.errors",
+    "Concordance": "judge.rules.concordance.matching",
+    "CuratedData": "judge.rules.concordance.curated",
+    "DiffMark": "judge.rules.concordance.views",
+    "DiffOp": "judge.rules.concordance.diff",
+    "DiffPart": "judge.rules.concordance.diff",
+    "KnownChange": "judge.rules.concordance.curated",
+    "Link": "judge.rules.concordance.links",
+    "METHODS": "judge.rules.concordance.links",
+    "Method": "judge.rules.concordance.links",
+    "NoCounterpart": "judge.rules.concordance.errors",
+    "RENUMBERED_ARROW": "judge.rules.concordance.diff",
+    "RuleMissing": "judge.rules.concordance.errors",
+    "bilingual_agreement": "judge.rules.concordance.similarity",
+    "compare": "judge.rules.concordance.comparison",
+    "compared_text": "judge.rules.concordance.diff",
+    "counterparts_for": "judge.rules.concordance.comparison",
+    "current_edition_for": "judge.rules.concordance.comparison",
+    "diff_rules": "judge.rules.concordance.diff",
+    "fold": "judge.rules.text",
+    "inline_view": "judge.rules.concordance.views",
+    "is_cosmetic": "judge.rules.concordance.diff",
+    "is_empty_diff": "judge.rules.concordance.diff",
+    "load_curated": "judge.rules.concordance.curated",
+    "method_label": "judge.rules.concordance.comparison",
+    "normalize_title": "judge.rules.text",
+    "reference_counterpart": "judge.rules.concordance.comparison",
+    "side_view": "judge.rules.concordance.views",
+    "summary": "judge.rules.concordance.comparison",
+    "tokenize": "judge.rules.concordance.diff",
+}
 
 __all__ = [
     "CURATED_FILE",
@@ -112,3 +155,14 @@ __all__ = [
     "summary",
     "tokenize",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
