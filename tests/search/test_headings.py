@@ -53,6 +53,13 @@ def test_an_exact_title_puts_its_rule_first_with_its_sub_rules(en_searcher: Sear
     assert (first.edition, first.rule) == ("en-2011-09-30", "704")
 
 
+def test_a_zone_named_as_the_rules_name_it_is_its_section(en_searcher: Searcher) -> None:
+    # « zone d'exil » / "exile zone" (406.1 in both languages) name the section 406, Exile
+    for query in ("zone d exil", "zone d'exil", "la zone d'exil", "exile zone"):
+        first = en_searcher.search(query).hits[0]
+        assert (first.rule, first.title) == ("406", "Exile"), query
+
+
 def test_title_only_rules_come_after_rules_with_text(en_searcher: Searcher) -> None:
     for query in ("timing et priorité", "zone de commandement", "étape de nettoyage", "pile"):
         hits = en_searcher.search(query, limit=30).hits
