@@ -93,3 +93,12 @@ def test_a_french_judge_finds_the_english_keyword_rules(en_searcher: Searcher) -
     ):
         top = hit_keys(en_searcher.search(query).hits)[:1]
         assert top and f"en-2011-09-30/{rule}" in top[0].split("|"), (query, top)
+
+
+def test_a_french_judge_finds_the_mana_pool_rules(en_searcher: Searcher) -> None:
+    # « réserve de mana », « se vide », « mana flottant »: the English text says mana pool,
+    # empties, unspent / unused mana (106.4, 106.11, 500.4, 703.4p of en-2011-09-30)
+    emptying = {"106.4", "106.11", "500.4", "703.4p"}
+    for query in ("la réserve de mana se vide", "mana qui se vide", "mana flottant"):
+        first = en_searcher.search(query).hits[0]
+        assert (first.edition, first.rule) in {("en-2011-09-30", r) for r in emptying}, query
