@@ -174,13 +174,14 @@ def test_import_judge_is_cheap_and_rule_loads_no_search_nor_engine() -> None:
         [
             sys.executable,
             "-c",
-            "import sys, judge; print(len([m for m in sys.modules if m.startswith('judge')]))",
+            "import sys, judge; print(sorted(m for m in sys.modules if m.startswith('judge')))",
         ],
         capture_output=True,
         text=True,
         check=True,
     )
-    assert bare.stdout.strip() == "1", "import judge loads judge alone"
+    # judge alone, and the few lines that load its names on first use
+    assert bare.stdout.strip() == "['judge', 'judge.lazy']", "import judge loads judge alone"
 
 
 def test_public_names_are_listed_once() -> None:
