@@ -11,7 +11,7 @@ import heapq
 import itertools
 import threading
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeAlias
@@ -176,15 +176,16 @@ class Concordance:
         if num is None:
             return []
         found = self._exact(edition, num)
+        others = [ed.id for ed in self.index.editions if ed.id != edition]
+        missing = [ed_id for ed_id in others if ed_id not in found]
+        approx = self._approximate(edition, num, missing) if approximate and missing else {}
         out: list[Link] = []
-        for ed in self.index.editions:
-            if ed.id == edition:
-                continue
-            links = found.get(ed.id, [])
-            if not links and approximate:
-                approx = self._approximate(edition, num, ed.id)
-                links = [approx] if approx else []
-            out.extend(links)
+        for ed_id in others:
+            links = found.get(ed_id)
+            if links:
+                out.extend(links)
+            elif ed_id in approx:
+                out.append(approx[ed_id])
         return out
 
     def links_of(self, edition: str) -> dict[str, list[Link]]:
@@ -221,7 +222,7 @@ class Concordance:
         links = self._exact(edition, num).get(target, [])
         if links:
             return links[0]
-        return self._approximate(edition, num, target) if approximate else None
+        return self._approximate(edition, num, (target,)).get(target) if approximate else None
 
     def pair_links(self, edition: str, target: str) -> list[Link]:
         """Every direct link from `edition` to `target` (for reports and benchmarks)."""
@@ -295,21 +296,22 @@ class Concordance:
             ]
             if direct:
                 result[other] = sorted(direct, key=link_order)
-        # The best chain per edition, in `link_order`, composed once it is chosen.
-        chosen: dict[str, tuple[tuple[float, int, tuple[int, int, int, int]], Node]] = {}
-        number_key = self._number_key
+        # The best chain per edition, in `link_order`, composed once it is chosen. Most
+        # editions are reached at one rule only: ranks are made only between rivals.
+        chosen: dict[str, Node] = {}
         chains = self._chains(edition, number)
-        for node, (score, _step, _before, hops) in chains.items():
+        rank = self._chain_rank
+        for node, reached in chains.items():
             ed_id = node[0]
-            if hops < 2 or ed_id in result:
+            if reached[3] < 2 or ed_id in result:
                 continue
-            rank = (-round(min(score, 1.0), 4), hops - 1, number_key(node[1]))
             current = chosen.get(ed_id)
-            if current is None or rank < current[0]:
-                chosen[ed_id] = (rank, node)
+            if current is None or rank(node, reached) < rank(current, chains[current]):
+                chosen[ed_id] = node
         facts: dict[Node, _Facts] = {}
-        for ed_id, (_rank, node) in chosen.items():
-            same = self._same_language(edition, ed_id)
+        language = self._language(edition)
+        for ed_id, node in chosen.items():
+            same = self._language(ed_id) == language
             result[ed_id] = [_composed(key, node, chains, same, facts)]
         self._paths[key] = result
         return result
@@ -432,6 +434,12 @@ class Concordance:
                 if path.name.split("-", 1)[0] not in keys:
                     path.unlink(missing_ok=True)
 
+    def _chain_rank(
+        self, node: Node, reached: _Reached
+    ) -> tuple[float, int, tuple[int, int, int, int]]:
+        """`link_order` of the link a chain would compose into (`_composed`)."""
+        return (-round(min(reached[0], 1.0), 4), reached[3] - 1, self._number_key(node[1]))
+
     def _number_key(self, number: str) -> tuple[int, int, int, int]:
         known = self._number_keys.get(number)
         if known is None:
@@ -445,37 +453,59 @@ class Concordance:
             languages.update((e.id, e.language) for e in self.index.editions)
         return languages[edition]
 
-    def _approximate(self, edition: str, number: str, target: str) -> Link | None:
-        """The counterpart of the nearest ancestor that has one, or the number its move
-        implies when the rule itself is not in the target's corpus (`present` says so)."""
-        link = self._approximate_link(edition, number, target)
-        return self._checked(link) if link is not None else None
-
-    def _same_language(self, a: str, b: str) -> bool:
-        return self._language(a) == self._language(b)
-
-    def _approximate_link(self, edition: str, number: str, target: str) -> Link | None:
-        # A table that names only the section (408.1i → 116, the special actions)
-        coarse = [x for x in self._pair_links(edition, target).get(number, []) if x.approximate]
-        if coarse:
-            return min(coarse, key=link_order)
-        return self._through_translation(edition, number, target) or self._through_ancestor(
-            edition, number, target
-        )
-
-    def _through_translation(self, edition: str, number: str, target: str) -> Link | None:
-        """A translation of the target (same numbering, number for number) that has the rule:
-        the target's number is the same, though its text is not in the corpus."""
-        src, tgt = self.index.edition(edition), self.index.edition(target)
+    def _approximate(self, edition: str, number: str, targets: Iterable[str]) -> dict[str, Link]:
+        """For each of `targets` (editions with no exact link of `number`): the counterpart of
+        the nearest ancestor that has one, or the number its move implies when the rule itself
+        is not in the target's corpus (`present` says so). All the targets of a rule at once:
+        what they share (the rule's exact links, its sections') is looked up once."""
+        src = self.index.edition(edition)
         exact = self._exact(edition, number)
+        neighbours = self.neighbours(edition)
+        sections: list[tuple[str, dict[str, list[Link]]]] | None = None
+        out: dict[str, Link] = {}
+        for target in targets:
+            link = None
+            if target in neighbours:
+                # A table that names only the section (408.1i → 116, the special actions)
+                side = self._pair_links(edition, target)
+                coarse = [x for x in side.get(number, []) if x.approximate]
+                if coarse:
+                    link = min(coarse, key=link_order)
+            tgt = self.index.edition(target)
+            if link is None:
+                link = self._through_translation(src, number, tgt, exact)
+            if link is None:
+                if sections is None:
+                    sections = self._sections_exact(edition, number)
+                link = self._through_ancestor(src, number, tgt, sections)
+            if link is not None:
+                out[target] = self._checked(link)
+        return out
+
+    def _sections_exact(self, edition: str, number: str) -> list[tuple[str, dict[str, list[Link]]]]:
+        """The exact links of each section above `number`, nearest first (a chapter says too
+        little)."""
+        out = []
+        for anc in _ancestors(number):
+            if kind_of(anc) == "chapter":
+                break
+            out.append((anc, self._exact(edition, anc)))
+        return out
+
+    def _through_translation(
+        self, src: Edition, number: str, tgt: Edition, exact: Mapping[str, list[Link]]
+    ) -> Link | None:
+        """A translation of the target (same numbering, number for number) that has the rule
+        (`exact`, its exact links): the target's number is the same, though its text is not
+        in the corpus."""
         for partner in self._translations_of(tgt):
-            if partner.id == edition or not exact.get(partner.id):
+            if partner.id == src.id or not exact.get(partner.id):
                 continue
             best = exact[partner.id][0]
             return make_link(
-                edition,
+                src.id,
                 number,
-                target,
+                tgt.id,
                 best.to_rule,
                 path_method([best.method, "translation"], src.language == tgt.language),
                 best.confidence * 0.9,
@@ -495,14 +525,18 @@ class Concordance:
             self._partners[tgt.id] = known
         return known
 
-    def _through_ancestor(self, edition: str, number: str, target: str) -> Link | None:
-        """The counterpart of the nearest section that has one: the number its move implies
-        (2011's 119.3 → 2024's 120.3), else the section itself."""
-        src, tgt = self.index.edition(edition), self.index.edition(target)
-        for anc in _ancestors(number):
-            if kind_of(anc) == "chapter":
-                break  # a chapter says too little
-            links = self._exact(edition, anc).get(target, [])
+    def _through_ancestor(
+        self,
+        src: Edition,
+        number: str,
+        tgt: Edition,
+        sections: list[tuple[str, dict[str, list[Link]]]],
+    ) -> Link | None:
+        """The counterpart of the nearest section that has one (`sections`: theirs, nearest
+        first): the number its move implies (2011's 119.3 → 2024's 120.3), else the section
+        itself."""
+        for anc, exact in sections:
+            links = exact.get(tgt.id)
             if not links:
                 continue
             best = links[0]
@@ -513,9 +547,9 @@ class Concordance:
             else:
                 to_rule, confidence = best.to_rule, best.confidence * 0.5
             return make_link(
-                edition,
+                src.id,
                 number,
-                target,
+                tgt.id,
                 to_rule,
                 best.method,
                 confidence,
