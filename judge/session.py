@@ -426,7 +426,7 @@ class Judge:
 
     def export(self, editions: Sequence[str] | None = None) -> ExportView:
         """Every rule and glossary entry of `editions` (default: all), with counterparts:
-        for each rule, the links `rule(...).counterparts` gives (`Concordance.links_of`,
+        for each rule, the links `rule(...).counterparts` gives (`Concordance.rows_of`,
         kept on disk by `export.edition_links` for the next export of the same store)."""
         ids = list(editions) if editions else [ed.id for ed in self._index.editions]
         rows: list[dict[str, Any]] = []

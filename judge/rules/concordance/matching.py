@@ -25,11 +25,14 @@ from judge.rules.concordance.links import (
     METHOD_RANK,
     METHODS,
     Link,
+    LinkRow,
     Method,
     Step,
+    clamped,
     link_order,
     make_link,
     path_method,
+    row_of,
     step_of,
 )
 from judge.rules.concordance.pairs import FILE_NAME, PairStore, StoredSide, pair_key
@@ -106,7 +109,7 @@ class Concordance:
         self._partners: dict[str, list[Edition]] = {}
         self._pairs: dict[tuple[str, str], _PairResult] = {}
         self._comparables = Comparables(self.data)
-        self._paths: dict[tuple[str, str], dict[str, list[Link]]] = {}
+        self._paths: dict[tuple[str, str], dict[str, list[LinkRow]]] = {}
         self._translation: dict[tuple[str, str], bool] = {}
         self._present: dict[tuple[str, str], int] = {}  # rule_facts
         self._step_memo: dict[str, list[tuple[int, str, str, _Steps]]] = {}
@@ -175,25 +178,28 @@ class Concordance:
         num = canonical(number)
         if num is None:
             return []
-        found = self._exact(edition, num)
-        others = [ed.id for ed in self.index.editions if ed.id != edition]
-        missing = [ed_id for ed_id in others if ed_id not in found]
-        approx = self._approximate(edition, num, missing) if approximate and missing else {}
-        out: list[Link] = []
-        for ed_id in others:
-            links = found.get(ed_id)
-            if links:
-                out.extend(links)
-            elif ed_id in approx:
-                out.append(approx[ed_id])
-        return out
+        return [Link(edition, num, *row) for row in self._rows(edition, num, approximate)]
 
-    def links_of(self, edition: str) -> dict[str, list[Link]]:
-        """`links` of every rule of `edition`, by number in the edition's order: what
+    def rows_of(self, edition: str) -> dict[str, list[LinkRow]]:
+        """`links` of every rule of `edition` as rows, by number in the edition's order: what
         `judge export` writes. The same links as `links` asked rule by rule (a test checks
         it); only faster, each side of every pair being read whole once (`walk_all`)."""
         self.walk_all()
-        return {number: self.links(edition, number) for number in self.index.edition(edition).rules}
+        return {number: self._rows(edition, number) for number in self.index.edition(edition).rules}
+
+    def _rows(self, edition: str, number: str, approximate: bool = True) -> list[LinkRow]:
+        found = self._exact(edition, number)
+        others = [ed.id for ed in self.index.editions if ed.id != edition]
+        missing = [ed_id for ed_id in others if ed_id not in found]
+        approx = self._approximate(edition, number, missing) if approximate and missing else {}
+        out: list[LinkRow] = []
+        for ed_id in others:
+            rows = found.get(ed_id)
+            if rows:
+                out.extend(rows)
+            elif ed_id in approx:
+                out.append(approx[ed_id])
+        return out
 
     def walk_all(self) -> None:
         """From now on, read each side of a pair whole when a chain first reaches it,
@@ -219,10 +225,10 @@ class Concordance:
         direct = [x for x in self._pair_links(edition, target).get(num, []) if not x.approximate]
         if direct:
             return min(direct, key=link_order)
-        links = self._exact(edition, num).get(target, [])
-        if links:
-            return links[0]
-        return self._approximate(edition, num, (target,)).get(target) if approximate else None
+        rows = self._exact(edition, num).get(target)
+        if not rows and approximate:
+            rows = list(self._approximate(edition, num, (target,)).values())
+        return Link(edition, num, *rows[0]) if rows else None
 
     def pair_links(self, edition: str, target: str) -> list[Link]:
         """Every direct link from `edition` to `target` (for reports and benchmarks)."""
@@ -280,13 +286,13 @@ class Concordance:
 
     # -- paths --
 
-    def _exact(self, edition: str, number: str) -> dict[str, list[Link]]:
+    def _exact(self, edition: str, number: str) -> dict[str, list[LinkRow]]:
         """Exact links of `number` in every other edition: direct ones, else the best chain."""
         key = (edition, number)
         cached = self._paths.get(key)
         if cached is not None:
             return cached
-        result: dict[str, list[Link]] = {}
+        result: dict[str, list[LinkRow]] = {}
         # Only neighbours have direct links.
         for other in self.neighbours(edition):
             direct = [
@@ -295,7 +301,7 @@ class Concordance:
                 if not link.approximate
             ]
             if direct:
-                result[other] = sorted(direct, key=link_order)
+                result[other] = [row_of(link) for link in sorted(direct, key=link_order)]
         # The best chain per edition, in `link_order`, composed once it is chosen. Most
         # editions are reached at one rule only: ranks are made only between rivals.
         chosen: dict[str, Node] = {}
@@ -338,26 +344,29 @@ class Concordance:
         ]
         done: set[Node] = set()
         pop, push = heapq.heappop, heapq.heappush
+        get = best.get
         while heap:
             neg, hops, _n, node, seen, one_language = pop(heap)
             if node in done:
                 continue
             done.add(node)
-            num = node[1]
+            num, reached, after = node[1], -neg, hops + 1
             for bit, other, other_language, side in steps(node[0]):
                 if seen & bit:
                     continue
+                found = side.get(num)
+                if not found:
+                    continue
                 along = one_language and other_language == language
                 decay = _HOP_DECAY if hops and not along else 1.0
-                for step in side.get(num, ()):
-                    score = -neg * step[1] * decay
+                for step in found:
+                    score = reached * step[1] * decay
                     target = (other, step[0])
-                    if target in done:
+                    # No step gains: a rule already expanded was reached at least as well.
+                    if get(target, _NOTHING)[0] >= score:
                         continue
-                    if best.get(target, _NOTHING)[0] >= score:
-                        continue
-                    best[target] = (score, step, node, hops + 1)
-                    push(heap, (-score, hops + 1, next(order), target, seen | bit, along))
+                    best[target] = (score, step, node, after)
+                    push(heap, (-score, after, next(order), target, seen | bit, along))
         return best
 
     def _steps(self, edition: str) -> list[tuple[int, str, str, _Steps]]:
@@ -453,7 +462,7 @@ class Concordance:
             languages.update((e.id, e.language) for e in self.index.editions)
         return languages[edition]
 
-    def _approximate(self, edition: str, number: str, targets: Iterable[str]) -> dict[str, Link]:
+    def _approximate(self, edition: str, number: str, targets: Iterable[str]) -> dict[str, LinkRow]:
         """For each of `targets` (editions with no exact link of `number`): the counterpart of
         the nearest ancestor that has one, or the number its move implies when the rule itself
         is not in the target's corpus (`present` says so). All the targets of a rule at once:
@@ -461,28 +470,31 @@ class Concordance:
         src = self.index.edition(edition)
         exact = self._exact(edition, number)
         neighbours = self.neighbours(edition)
-        sections: list[tuple[str, dict[str, list[Link]]]] | None = None
-        out: dict[str, Link] = {}
+        sections: list[tuple[str, dict[str, list[LinkRow]]]] | None = None
+        out: dict[str, LinkRow] = {}
         for target in targets:
-            link = None
+            row = None
             if target in neighbours:
                 # A table that names only the section (408.1i → 116, the special actions)
                 side = self._pair_links(edition, target)
                 coarse = [x for x in side.get(number, []) if x.approximate]
                 if coarse:
-                    link = min(coarse, key=link_order)
+                    row = row_of(min(coarse, key=link_order))
             tgt = self.index.edition(target)
-            if link is None:
-                link = self._through_translation(src, number, tgt, exact)
-            if link is None:
+            if row is None:
+                row = self._through_translation(src, number, tgt, exact)
+            if row is None:
                 if sections is None:
                     sections = self._sections_exact(edition, number)
-                link = self._through_ancestor(src, number, tgt, sections)
-            if link is not None:
-                out[target] = self._checked(link)
+                row = self._through_ancestor(src, number, tgt, sections)
+            if row is not None:
+                present = self.is_present(target, row[1])
+                out[target] = row if row[7] == present else (*row[:7], present)
         return out
 
-    def _sections_exact(self, edition: str, number: str) -> list[tuple[str, dict[str, list[Link]]]]:
+    def _sections_exact(
+        self, edition: str, number: str
+    ) -> list[tuple[str, dict[str, list[LinkRow]]]]:
         """The exact links of each section above `number`, nearest first (a chapter says too
         little)."""
         out = []
@@ -493,24 +505,24 @@ class Concordance:
         return out
 
     def _through_translation(
-        self, src: Edition, number: str, tgt: Edition, exact: Mapping[str, list[Link]]
-    ) -> Link | None:
+        self, src: Edition, number: str, tgt: Edition, exact: Mapping[str, list[LinkRow]]
+    ) -> LinkRow | None:
         """A translation of the target (same numbering, number for number) that has the rule
         (`exact`, its exact links): the target's number is the same, though its text is not
         in the corpus."""
         for partner in self._translations_of(tgt):
             if partner.id == src.id or not exact.get(partner.id):
                 continue
-            best = exact[partner.id][0]
-            return make_link(
-                src.id,
-                number,
+            _ed, to_rule, method, confidence, _moved, via, _approx, _present = exact[partner.id][0]
+            return (
                 tgt.id,
-                best.to_rule,
-                path_method([best.method, "translation"], src.language == tgt.language),
-                best.confidence * 0.9,
-                via=(*best.via, partner.id),
-                approximate=True,
+                to_rule,
+                path_method([method, "translation"], src.language == tgt.language),
+                clamped(confidence * 0.9),
+                number != to_rule,
+                (*via, partner.id),
+                True,
+                True,  # checked by `_approximate`
             )
         return None
 
@@ -530,40 +542,45 @@ class Concordance:
         src: Edition,
         number: str,
         tgt: Edition,
-        sections: list[tuple[str, dict[str, list[Link]]]],
-    ) -> Link | None:
+        sections: list[tuple[str, dict[str, list[LinkRow]]]],
+    ) -> LinkRow | None:
         """The counterpart of the nearest section that has one (`sections`: theirs, nearest
         first): the number its move implies (2011's 119.3 → 2024's 120.3), else the section
         itself."""
         for anc, exact in sections:
-            links = exact.get(tgt.id)
-            if not links:
+            rows = exact.get(tgt.id)
+            if not rows:
                 continue
-            best = links[0]
-            shifted = self._shift(src, tgt, number, anc, best)
+            _ed, best_rule, method, best_confidence, moved, via, _approx, _present = rows[0]
+            shifted = self._shift(src, tgt, number, anc, best_rule, method)
             if shifted is not None:
-                factor = 0.9 if best.method == "translation" and not best.moved else 0.6
-                to_rule, confidence = shifted, best.confidence * factor
+                factor = 0.9 if method == "translation" and not moved else 0.6
+                to_rule, confidence = shifted, best_confidence * factor
             else:
-                to_rule, confidence = best.to_rule, best.confidence * 0.5
-            return make_link(
-                src.id,
-                number,
+                to_rule, confidence = best_rule, best_confidence * 0.5
+            # `present` is checked by `_approximate`
+            return (
                 tgt.id,
                 to_rule,
-                best.method,
-                confidence,
-                via=best.via,
-                approximate=True,
+                method,
+                clamped(confidence),
+                number != to_rule,
+                via,
+                True,
+                True,
             )
         return None
 
-    def _shift(self, src: Edition, tgt: Edition, number: str, anc: str, link: Link) -> str | None:
-        if src.numbering != tgt.numbering or kind_of(anc) != "section" or link.method == "curated":
+    def _shift(
+        self, src: Edition, tgt: Edition, number: str, anc: str, to_rule: str, method: Method
+    ) -> str | None:
+        """The number `number` takes when its section `anc` moves to `to_rule` (by
+        `method`), or None."""
+        if src.numbering != tgt.numbering or kind_of(anc) != "section" or method == "curated":
             return None
-        if kind_of(link.to_rule) != "section":
+        if kind_of(to_rule) != "section":
             return None
-        shifted = canonical(link.to_rule + number[len(anc) :])
+        shifted = canonical(to_rule + number[len(anc) :])
         if shifted is None:
             return None
         here, there = self._facts(src.id, number), self._facts(tgt.id, shifted)
@@ -813,18 +830,16 @@ def _composed(
     chains: Mapping[Node, _Reached],
     same: bool,
     memo: dict[Node, _Facts],
-) -> Link:
+) -> LinkRow:
     """The link of the chain from `start` to `end` (see `_chains`): what `compose` makes of
     its links (`path_method` for its method)."""
     score, last, _before, _hops = chains[end]
     via, strongest, not_translation = _chain_facts(start, end, chains, memo)
-    return Link(
-        start[0],
-        start[1],
+    return (
         end[0],
         end[1],
         (not_translation or "same_number") if same else strongest,
-        round(max(0.0, min(1.0, score)), 4),
+        clamped(score),
         start[1] != end[1],
         via,
         False,  # a chain holds exact links only
