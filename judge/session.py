@@ -435,7 +435,7 @@ class Judge:
         # over them would cost the export a third of its time.
         with collector_paused():
             for eid in ids:
-                links = export.edition_links(self.concordance, eid, folder)
+                links = export.edition_links(self.concordance, eid, folder, _in_child)
                 for row in export.export_edition(self._index, eid):
                     if row["kind"] != "glossary":
                         row["counterparts"] = links[row["rule"]]

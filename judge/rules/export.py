@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import os
 import time
 import zlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -88,24 +89,65 @@ _LINKS_KEEP_SECONDS = 7 * 24 * 3600.0  # other editions' older tables (removed, 
 LinkDicts = dict[str, list[dict[str, Any]]]
 # A kept link: `LinkRow`, as computed or as read back (its via then a list).
 _Kept = tuple[str, str, str, float, bool, Sequence[str], bool, bool]
+# Runs its work in a forked process and gives its pid; None: nothing run (`session._in_child`).
+InChild = Callable[[Callable[[], None]], "int | None"]
 
 
-def edition_links(conc: Concordance, edition_id: str, folder: Path | None) -> LinkDicts:
+def edition_links(
+    conc: Concordance, edition_id: str, folder: Path | None, in_child: InChild | None = None
+) -> LinkDicts:
     """`Link.to_dict` of the links of every rule of `edition_id` (`Concordance.rows_of`),
     by number. Kept under `folder`, named by the edition's cache key and every direct pair's
     (`direct_pairs_key`): a new edition, a new document or new code gives a new name, so a
     table on disk is never stale; the first export after such a change computes it again
-    (over 29 editions, 2,500 rules each followed into 28 others)."""
+    (over 29 editions, 2,500 rules each followed into 28 others), half of it in a process of
+    its own when `in_child` runs one (`_rows_in_two`)."""
     path = _links_file(conc, edition_id, folder)
     numbers = conc.index.edition(edition_id).rules
     if path is not None:
         kept = _read_links(path, edition_id, numbers)
         if kept is not None:
             return kept
-    rows = conc.rows_of(edition_id)
+    rows = _rows_in_two(conc, edition_id, in_child) if in_child else conc.rows_of(edition_id)
     if path is not None:
         _write_links(path, rows)
     return _dicts(edition_id, rows)
+
+
+def _rows_in_two(
+    conc: Concordance, edition_id: str, in_child: InChild
+) -> Mapping[str, Sequence[_Kept]]:
+    """`conc.rows_of(edition_id)`, the second half of the rules walked by a child process
+    (`in_child`: forked, on the other core) that sends its rows back through a pipe; all
+    of them walked here when no child runs or it sends nothing whole."""
+    numbers = list(conc.index.edition(edition_id).rules)
+    mine, theirs = numbers[: len(numbers) // 2], numbers[len(numbers) // 2 :]
+    conc.read_for_walk(edition_id)  # once, before the fork, rather than once in each
+    read, write = os.pipe()
+
+    def child() -> None:
+        os.close(read)
+        with open(write, "wb") as out:
+            out.write(orjson.dumps(conc.rows_of(edition_id, theirs)))
+
+    pid = in_child(child)
+    os.close(write)
+    try:
+        with open(read, "rb") as received:
+            rows: dict[str, Sequence[_Kept]] = dict(conc.rows_of(edition_id, mine))
+            sent = received.read() if pid is not None else b""
+    finally:
+        if pid is not None:
+            with contextlib.suppress(ChildProcessError):
+                os.waitpid(pid, 0)
+    try:
+        found = orjson.loads(sent) if sent else None
+    except orjson.JSONDecodeError:
+        found = None
+    if not isinstance(found, dict) or list(found) != theirs:
+        found = conc.rows_of(edition_id, theirs)
+    rows.update(found)
+    return rows
 
 
 def _links_file(conc: Concordance, edition_id: str, folder: Path | None) -> Path | None:

@@ -180,12 +180,32 @@ class Concordance:
             return []
         return [Link(edition, num, *row) for row in self._rows(edition, num, approximate)]
 
-    def rows_of(self, edition: str) -> dict[str, list[LinkRow]]:
-        """`links` of every rule of `edition` as rows, by number in the edition's order: what
-        `judge export` writes. The same links as `links` asked rule by rule (a test checks
-        it); only faster, each side of every pair being read whole once (`walk_all`)."""
+    def rows_of(
+        self, edition: str, numbers: Iterable[str] | None = None
+    ) -> dict[str, list[LinkRow]]:
+        """`links` of every rule of `edition` (or of `numbers`, some of them) as rows, by
+        number in the edition's order: what `judge export` writes. The same links as `links`
+        asked rule by rule (a test checks it); only faster, each side of every pair being
+        read whole once (`walk_all`)."""
         self.walk_all()
-        return {number: self._rows(edition, number) for number in self.index.edition(edition).rules}
+        if numbers is None:
+            numbers = self.index.edition(edition).rules
+        return {number: self._rows(edition, number) for number in numbers}
+
+    def read_for_walk(self, edition: str) -> None:
+        """Read now all that `rows_of(edition)` reads from the pairs' database (each side a
+        chain may follow, the edition's own pairs whole, which editions translate which)
+        and from the editions' caches: a process forked after it walks the edition without
+        opening any of them again."""
+        self.walk_all()
+        for ed in self.index.editions:
+            self._steps(ed.id)
+            self._translations_of(ed)
+            rules = ed.rules
+            if isinstance(rules, LazyRules):
+                rules.facts()
+        for other in self.neighbours(edition):
+            iter(self._pair_links(edition, other))  # a stored side is read whole
 
     def _rows(self, edition: str, number: str, approximate: bool = True) -> list[LinkRow]:
         found = self._exact(edition, number)
