@@ -114,6 +114,15 @@ def edition_links(
     return _dicts(edition_id, rows)
 
 
+def core_to_spare() -> bool:
+    """Whether a second process would find a core of its own: more than one core, and a
+    load over the last minute (this process's included) under one less than the cores. On
+    a busy machine a child only takes time from its parent (both then copy the pages they
+    share as they touch them)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+    return cores > 1 and hasattr(os, "getloadavg") and os.getloadavg()[0] < cores - 0.5
+
+
 def _rows_in_two(
     conc: Concordance, edition_id: str, in_child: InChild
 ) -> Mapping[str, Sequence[_Kept]]:

@@ -192,7 +192,11 @@ def test_a_damaged_steps_file_is_read_from_the_database_again(
 ) -> None:
     first = export(home)
     damaged = steps_files(home)[0]
-    damaged.write_bytes(zlib.compress(b'{"100.1": [["100.1", "1.0", "text", true]]}'))
+    # Columns as `_write_steps` writes them, but a confidence that is no number.
+    columns = {"numbers": ["100.1"], "counts": [1], "to": ["100.1"]}
+    columns |= {"confidence": ["1.0"], "method": [1], "present": [True]}
+    damaged.write_bytes(zlib.compress(orjson.dumps(columns)))
+    assert _read_steps(damaged) is None
     stale = damaged.with_name("0" * 64 + "-0.json.z")  # a pair no longer direct
     stale.write_bytes(damaged.read_bytes())
     for table in tables(home):
