@@ -426,16 +426,17 @@ class Judge:
 
     def export(self, editions: Sequence[str] | None = None) -> ExportView:
         """Every rule and glossary entry of `editions` (default: all), with counterparts:
-        for each rule, the links `rule(...).counterparts` gives (`Concordance.links_of`,
+        for each rule, the links `rule(...).counterparts` gives (`Concordance.rows_of`,
         kept on disk by `export.edition_links` for the next export of the same store)."""
         ids = list(editions) if editions else [ed.id for ed in self._index.editions]
         rows: list[dict[str, Any]] = []
         folder = store.cache_dir(self._home) / "export"
+        in_child = _in_child if export.core_to_spare() else None
         # Some 300,000 objects an edition and no cycle among them: the collector's passes
         # over them would cost the export a third of its time.
         with collector_paused():
             for eid in ids:
-                links = export.edition_links(self.concordance, eid, folder)
+                links = export.edition_links(self.concordance, eid, folder, in_child)
                 for row in export.export_edition(self._index, eid):
                     if row["kind"] != "glossary":
                         row["counterparts"] = links[row["rule"]]

@@ -93,6 +93,12 @@ def fts5_peer(home: Path) -> list[str]:
     return [sys.executable, "-c", code, str(db)]
 
 
+def load() -> str:
+    """The load averages over 1, 5 and 15 minutes, and the cores."""
+    averages = " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    return f"{averages} (1, 5, 15 min), {os.cpu_count()} cœurs"
+
+
 def documents() -> list[str]:
     found = sorted(SHARED.glob("*.txt")) + sorted((SHARED / "archive").glob("*.txt"))
     return [str(p) for p in found]
@@ -120,6 +126,8 @@ def main() -> int:
     env = {**os.environ, "JUDGE_HOME": str(home)}
     judge = [sys.executable, "-m", "judge"]
     print(f"{len(docs)} éditions anglaises + 3 françaises livrées = {len(docs) + 3} éditions")
+    # A busy machine shows up here too (the first export's second process waits for a core).
+    print(f"charge de la machine au départ : {load()}")
     print(
         f"{'mesure':<44} {'cible':>9}  {'mur (méd.)':>9}  {'CPU (méd.)':>9}  "
         f"{'mur (max)':>9}  {'mém. max':>9}"
@@ -162,6 +170,7 @@ def main() -> int:
     print(f"{'mémoire maximale, toutes commandes':<44} {'≤ 400 Mo':>9}  {max(peaks):7.0f} Mo")
     self_usage = resource.getrusage(resource.RUSAGE_SELF)
     print(f"(ce script : {self_usage.ru_utime + self_usage.ru_stime:.2f} s de CPU)")
+    print(f"charge de la machine à la fin : {load()}")
     if not args.keep:
         shutil.rmtree(home, ignore_errors=True)
     return 0

@@ -24,6 +24,10 @@ METHOD_RANK: dict[str, int] = {
 # One exact link as a chain walks it: (to_rule, confidence, method, present); the editions
 # are the pair's. Plain tuples: an export walks 120,000 links, most of them never shown.
 Step = tuple[str, float, "Method", bool]
+# A link without its source, `Link`'s other fields in their order: (to_edition, to_rule,
+# method, confidence, moved, via, approximate, present). What the concordance composes and
+# `judge export` keeps of each of its 64,000 links; `Link(edition, rule, *row)` when shown.
+LinkRow = tuple[str, str, "Method", float, bool, tuple[str, ...], bool, bool]
 
 
 @dataclass(frozen=True, slots=True)  # 100,000 of them in an export: slots halve their size
@@ -97,8 +101,12 @@ def make_link(
     a: str, ra: str, b: str, rb: str, method: Method, confidence: float, **kw: Any
 ) -> Link:
     """A link with its confidence clamped to 0–1 (4 decimals) and `moved` filled in."""
-    conf = max(0.0, min(1.0, confidence))
-    return Link(a, ra, b, rb, method, round(conf, 4), ra != rb, **kw)
+    return Link(a, ra, b, rb, method, clamped(confidence), ra != rb, **kw)
+
+
+def clamped(confidence: float) -> float:
+    """A confidence as links hold it: in 0–1, to 4 decimals."""
+    return round(max(0.0, min(1.0, confidence)), 4)
 
 
 def link_order(link: Link) -> tuple[float, int, tuple[int, int, int, int]]:
@@ -129,11 +137,24 @@ def compose(path: Sequence[Link], score: float, same_language: bool, present: bo
         last.to_edition,
         last.to_rule,
         path_method((link.method for link in path), same_language),
-        round(max(0.0, min(1.0, score)), 4),
+        clamped(score),
         first.from_rule != last.to_rule,
         tuple(link.to_edition for link in path[:-1]),
         any(link.approximate for link in path),
         present,
+    )
+
+
+def row_of(link: Link) -> LinkRow:
+    return (
+        link.to_edition,
+        link.to_rule,
+        link.method,
+        link.confidence,
+        link.moved,
+        link.via,
+        link.approximate,
+        link.present,
     )
 
 

@@ -11,7 +11,7 @@ import heapq
 import itertools
 import threading
 import zlib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TypeAlias
@@ -25,11 +25,14 @@ from judge.rules.concordance.links import (
     METHOD_RANK,
     METHODS,
     Link,
+    LinkRow,
     Method,
     Step,
+    clamped,
     link_order,
     make_link,
     path_method,
+    row_of,
     step_of,
 )
 from judge.rules.concordance.pairs import FILE_NAME, PairStore, StoredSide, pair_key
@@ -106,7 +109,7 @@ class Concordance:
         self._partners: dict[str, list[Edition]] = {}
         self._pairs: dict[tuple[str, str], _PairResult] = {}
         self._comparables = Comparables(self.data)
-        self._paths: dict[tuple[str, str], dict[str, list[Link]]] = {}
+        self._paths: dict[tuple[str, str], dict[str, list[LinkRow]]] = {}
         self._translation: dict[tuple[str, str], bool] = {}
         self._present: dict[tuple[str, str], int] = {}  # rule_facts
         self._step_memo: dict[str, list[tuple[int, str, str, _Steps]]] = {}
@@ -175,24 +178,48 @@ class Concordance:
         num = canonical(number)
         if num is None:
             return []
-        found = self._exact(edition, num)
-        out: list[Link] = []
-        for ed in self.index.editions:
-            if ed.id == edition:
-                continue
-            links = found.get(ed.id, [])
-            if not links and approximate:
-                approx = self._approximate(edition, num, ed.id)
-                links = [approx] if approx else []
-            out.extend(links)
-        return out
+        return [Link(edition, num, *row) for row in self._rows(edition, num, approximate)]
 
-    def links_of(self, edition: str) -> dict[str, list[Link]]:
-        """`links` of every rule of `edition`, by number in the edition's order: what
-        `judge export` writes. The same links as `links` asked rule by rule (a test checks
-        it); only faster, each side of every pair being read whole once (`walk_all`)."""
+    def rows_of(
+        self, edition: str, numbers: Iterable[str] | None = None
+    ) -> dict[str, list[LinkRow]]:
+        """`links` of every rule of `edition` (or of `numbers`, some of them) as rows, by
+        number in the edition's order: what `judge export` writes. The same links as `links`
+        asked rule by rule (a test checks it); only faster, each side of every pair being
+        read whole once (`walk_all`)."""
         self.walk_all()
-        return {number: self.links(edition, number) for number in self.index.edition(edition).rules}
+        if numbers is None:
+            numbers = self.index.edition(edition).rules
+        return {number: self._rows(edition, number) for number in numbers}
+
+    def read_for_walk(self, edition: str) -> None:
+        """Read now all that `rows_of(edition)` reads from the pairs' database (each side a
+        chain may follow, the edition's own pairs whole, which editions translate which)
+        and from the editions' caches: a process forked after it walks the edition without
+        opening any of them again."""
+        self.walk_all()
+        for ed in self.index.editions:
+            self._steps(ed.id)
+            self._translations_of(ed)
+            rules = ed.rules
+            if isinstance(rules, LazyRules):
+                rules.facts()
+        for other in self.neighbours(edition):
+            iter(self._pair_links(edition, other))  # a stored side is read whole
+
+    def _rows(self, edition: str, number: str, approximate: bool = True) -> list[LinkRow]:
+        found = self._exact(edition, number)
+        others = [ed.id for ed in self.index.editions if ed.id != edition]
+        missing = [ed_id for ed_id in others if ed_id not in found]
+        approx = self._approximate(edition, number, missing) if approximate and missing else {}
+        out: list[LinkRow] = []
+        for ed_id in others:
+            rows = found.get(ed_id)
+            if rows:
+                out.extend(rows)
+            elif ed_id in approx:
+                out.append(approx[ed_id])
+        return out
 
     def walk_all(self) -> None:
         """From now on, read each side of a pair whole when a chain first reaches it,
@@ -218,10 +245,10 @@ class Concordance:
         direct = [x for x in self._pair_links(edition, target).get(num, []) if not x.approximate]
         if direct:
             return min(direct, key=link_order)
-        links = self._exact(edition, num).get(target, [])
-        if links:
-            return links[0]
-        return self._approximate(edition, num, target) if approximate else None
+        rows = self._exact(edition, num).get(target)
+        if not rows and approximate:
+            rows = list(self._approximate(edition, num, (target,)).values())
+        return Link(edition, num, *rows[0]) if rows else None
 
     def pair_links(self, edition: str, target: str) -> list[Link]:
         """Every direct link from `edition` to `target` (for reports and benchmarks)."""
@@ -279,13 +306,13 @@ class Concordance:
 
     # -- paths --
 
-    def _exact(self, edition: str, number: str) -> dict[str, list[Link]]:
+    def _exact(self, edition: str, number: str) -> dict[str, list[LinkRow]]:
         """Exact links of `number` in every other edition: direct ones, else the best chain."""
         key = (edition, number)
         cached = self._paths.get(key)
         if cached is not None:
             return cached
-        result: dict[str, list[Link]] = {}
+        result: dict[str, list[LinkRow]] = {}
         # Only neighbours have direct links.
         for other in self.neighbours(edition):
             direct = [
@@ -294,22 +321,23 @@ class Concordance:
                 if not link.approximate
             ]
             if direct:
-                result[other] = sorted(direct, key=link_order)
-        # The best chain per edition, in `link_order`, composed once it is chosen.
-        chosen: dict[str, tuple[tuple[float, int, tuple[int, int, int, int]], Node]] = {}
-        number_key = self._number_key
+                result[other] = [row_of(link) for link in sorted(direct, key=link_order)]
+        # The best chain per edition, in `link_order`, composed once it is chosen. Most
+        # editions are reached at one rule only: ranks are made only between rivals.
+        chosen: dict[str, Node] = {}
         chains = self._chains(edition, number)
-        for node, (score, _step, _before, hops) in chains.items():
+        rank = self._chain_rank
+        for node, reached in chains.items():
             ed_id = node[0]
-            if hops < 2 or ed_id in result:
+            if reached[3] < 2 or ed_id in result:
                 continue
-            rank = (-round(min(score, 1.0), 4), hops - 1, number_key(node[1]))
             current = chosen.get(ed_id)
-            if current is None or rank < current[0]:
-                chosen[ed_id] = (rank, node)
+            if current is None or rank(node, reached) < rank(current, chains[current]):
+                chosen[ed_id] = node
         facts: dict[Node, _Facts] = {}
-        for ed_id, (_rank, node) in chosen.items():
-            same = self._same_language(edition, ed_id)
+        language = self._language(edition)
+        for ed_id, node in chosen.items():
+            same = self._language(ed_id) == language
             result[ed_id] = [_composed(key, node, chains, same, facts)]
         self._paths[key] = result
         return result
@@ -336,26 +364,29 @@ class Concordance:
         ]
         done: set[Node] = set()
         pop, push = heapq.heappop, heapq.heappush
+        get = best.get
         while heap:
             neg, hops, _n, node, seen, one_language = pop(heap)
             if node in done:
                 continue
             done.add(node)
-            num = node[1]
+            num, reached, after = node[1], -neg, hops + 1
             for bit, other, other_language, side in steps(node[0]):
                 if seen & bit:
                     continue
+                found = side.get(num)
+                if not found:
+                    continue
                 along = one_language and other_language == language
                 decay = _HOP_DECAY if hops and not along else 1.0
-                for step in side.get(num, ()):
-                    score = -neg * step[1] * decay
+                for step in found:
+                    score = reached * step[1] * decay
                     target = (other, step[0])
-                    if target in done:
+                    # No step gains: a rule already expanded was reached at least as well.
+                    if get(target, _NOTHING)[0] >= score:
                         continue
-                    if best.get(target, _NOTHING)[0] >= score:
-                        continue
-                    best[target] = (score, step, node, hops + 1)
-                    push(heap, (-score, hops + 1, next(order), target, seen | bit, along))
+                    best[target] = (score, step, node, after)
+                    push(heap, (-score, after, next(order), target, seen | bit, along))
         return best
 
     def _steps(self, edition: str) -> list[tuple[int, str, str, _Steps]]:
@@ -392,7 +423,7 @@ class Concordance:
         if kept is None:
             kept = side.exact_steps()
             self._sweep_steps()
-            publish(path, zlib.compress(orjson.dumps(kept), 1))
+            _write_steps(path, kept)
         return kept
 
     def keep_steps(self) -> None:
@@ -407,7 +438,7 @@ class Concordance:
                 side = self._pair_links(ed.id, other)
                 steps = side.exact_steps() if isinstance(side, StoredSide) else _steps_of(side)
                 self._sweep_steps()
-                publish(path, zlib.compress(orjson.dumps(steps), 1))
+                _write_steps(path, steps)
 
     def _steps_file(self, a: str, b: str) -> Path | None:
         key = self._key(a, b)
@@ -432,6 +463,12 @@ class Concordance:
                 if path.name.split("-", 1)[0] not in keys:
                     path.unlink(missing_ok=True)
 
+    def _chain_rank(
+        self, node: Node, reached: _Reached
+    ) -> tuple[float, int, tuple[int, int, int, int]]:
+        """`link_order` of the link a chain would compose into (`_composed`)."""
+        return (-round(min(reached[0], 1.0), 4), reached[3] - 1, self._number_key(node[1]))
+
     def _number_key(self, number: str) -> tuple[int, int, int, int]:
         known = self._number_keys.get(number)
         if known is None:
@@ -445,42 +482,67 @@ class Concordance:
             languages.update((e.id, e.language) for e in self.index.editions)
         return languages[edition]
 
-    def _approximate(self, edition: str, number: str, target: str) -> Link | None:
-        """The counterpart of the nearest ancestor that has one, or the number its move
-        implies when the rule itself is not in the target's corpus (`present` says so)."""
-        link = self._approximate_link(edition, number, target)
-        return self._checked(link) if link is not None else None
-
-    def _same_language(self, a: str, b: str) -> bool:
-        return self._language(a) == self._language(b)
-
-    def _approximate_link(self, edition: str, number: str, target: str) -> Link | None:
-        # A table that names only the section (408.1i → 116, the special actions)
-        coarse = [x for x in self._pair_links(edition, target).get(number, []) if x.approximate]
-        if coarse:
-            return min(coarse, key=link_order)
-        return self._through_translation(edition, number, target) or self._through_ancestor(
-            edition, number, target
-        )
-
-    def _through_translation(self, edition: str, number: str, target: str) -> Link | None:
-        """A translation of the target (same numbering, number for number) that has the rule:
-        the target's number is the same, though its text is not in the corpus."""
-        src, tgt = self.index.edition(edition), self.index.edition(target)
+    def _approximate(self, edition: str, number: str, targets: Iterable[str]) -> dict[str, LinkRow]:
+        """For each of `targets` (editions with no exact link of `number`): the counterpart of
+        the nearest ancestor that has one, or the number its move implies when the rule itself
+        is not in the target's corpus (`present` says so). All the targets of a rule at once:
+        what they share (the rule's exact links, its sections') is looked up once."""
+        src = self.index.edition(edition)
         exact = self._exact(edition, number)
+        neighbours = self.neighbours(edition)
+        sections: list[tuple[str, dict[str, list[LinkRow]]]] | None = None
+        out: dict[str, LinkRow] = {}
+        for target in targets:
+            row = None
+            if target in neighbours:
+                # A table that names only the section (408.1i → 116, the special actions)
+                side = self._pair_links(edition, target)
+                coarse = [x for x in side.get(number, []) if x.approximate]
+                if coarse:
+                    row = row_of(min(coarse, key=link_order))
+            tgt = self.index.edition(target)
+            if row is None:
+                row = self._through_translation(src, number, tgt, exact)
+            if row is None:
+                if sections is None:
+                    sections = self._sections_exact(edition, number)
+                row = self._through_ancestor(src, number, tgt, sections)
+            if row is not None:
+                present = self.is_present(target, row[1])
+                out[target] = row if row[7] == present else (*row[:7], present)
+        return out
+
+    def _sections_exact(
+        self, edition: str, number: str
+    ) -> list[tuple[str, dict[str, list[LinkRow]]]]:
+        """The exact links of each section above `number`, nearest first (a chapter says too
+        little)."""
+        out = []
+        for anc in _ancestors(number):
+            if kind_of(anc) == "chapter":
+                break
+            out.append((anc, self._exact(edition, anc)))
+        return out
+
+    def _through_translation(
+        self, src: Edition, number: str, tgt: Edition, exact: Mapping[str, list[LinkRow]]
+    ) -> LinkRow | None:
+        """A translation of the target (same numbering, number for number) that has the rule
+        (`exact`, its exact links): the target's number is the same, though its text is not
+        in the corpus."""
         for partner in self._translations_of(tgt):
-            if partner.id == edition or not exact.get(partner.id):
+            if partner.id == src.id or not exact.get(partner.id):
                 continue
-            best = exact[partner.id][0]
-            return make_link(
-                edition,
-                number,
-                target,
-                best.to_rule,
-                path_method([best.method, "translation"], src.language == tgt.language),
-                best.confidence * 0.9,
-                via=(*best.via, partner.id),
-                approximate=True,
+            _ed, to_rule, method, confidence, _moved, via, _approx, _present = exact[partner.id][0]
+            return (
+                tgt.id,
+                to_rule,
+                path_method([method, "translation"], src.language == tgt.language),
+                clamped(confidence * 0.9),
+                number != to_rule,
+                (*via, partner.id),
+                True,
+                True,  # checked by `_approximate`
             )
         return None
 
@@ -495,41 +557,50 @@ class Concordance:
             self._partners[tgt.id] = known
         return known
 
-    def _through_ancestor(self, edition: str, number: str, target: str) -> Link | None:
-        """The counterpart of the nearest section that has one: the number its move implies
-        (2011's 119.3 → 2024's 120.3), else the section itself."""
-        src, tgt = self.index.edition(edition), self.index.edition(target)
-        for anc in _ancestors(number):
-            if kind_of(anc) == "chapter":
-                break  # a chapter says too little
-            links = self._exact(edition, anc).get(target, [])
-            if not links:
+    def _through_ancestor(
+        self,
+        src: Edition,
+        number: str,
+        tgt: Edition,
+        sections: list[tuple[str, dict[str, list[LinkRow]]]],
+    ) -> LinkRow | None:
+        """The counterpart of the nearest section that has one (`sections`: theirs, nearest
+        first): the number its move implies (2011's 119.3 → 2024's 120.3), else the section
+        itself."""
+        for anc, exact in sections:
+            rows = exact.get(tgt.id)
+            if not rows:
                 continue
-            best = links[0]
-            shifted = self._shift(src, tgt, number, anc, best)
+            _ed, best_rule, method, best_confidence, moved, via, _approx, _present = rows[0]
+            shifted = self._shift(src, tgt, number, anc, best_rule, method)
             if shifted is not None:
-                factor = 0.9 if best.method == "translation" and not best.moved else 0.6
-                to_rule, confidence = shifted, best.confidence * factor
+                factor = 0.9 if method == "translation" and not moved else 0.6
+                to_rule, confidence = shifted, best_confidence * factor
             else:
-                to_rule, confidence = best.to_rule, best.confidence * 0.5
-            return make_link(
-                edition,
-                number,
-                target,
+                to_rule, confidence = best_rule, best_confidence * 0.5
+            # `present` is checked by `_approximate`
+            return (
+                tgt.id,
                 to_rule,
-                best.method,
-                confidence,
-                via=best.via,
-                approximate=True,
+                method,
+                clamped(confidence),
+                number != to_rule,
+                via,
+                True,
+                True,
             )
         return None
 
-    def _shift(self, src: Edition, tgt: Edition, number: str, anc: str, link: Link) -> str | None:
-        if src.numbering != tgt.numbering or kind_of(anc) != "section" or link.method == "curated":
+    def _shift(
+        self, src: Edition, tgt: Edition, number: str, anc: str, to_rule: str, method: Method
+    ) -> str | None:
+        """The number `number` takes when its section `anc` moves to `to_rule` (by
+        `method`), or None."""
+        if src.numbering != tgt.numbering or kind_of(anc) != "section" or method == "curated":
             return None
-        if kind_of(link.to_rule) != "section":
+        if kind_of(to_rule) != "section":
             return None
-        shifted = canonical(link.to_rule + number[len(anc) :])
+        shifted = canonical(to_rule + number[len(anc) :])
         if shifted is None:
             return None
         here, there = self._facts(src.id, number), self._facts(tgt.id, shifted)
@@ -732,27 +803,65 @@ def _steps_of(side: Mapping[str, list[Link]]) -> dict[str, tuple[Step, ...]]:
     return table
 
 
+def _write_steps(path: Path, steps: Mapping[str, tuple[Step, ...]]) -> None:
+    """Keep `steps` at `path` as columns (the numbers, how many steps each has, then each
+    field of the steps in turn), which `_read_steps` checks and turns back into steps
+    without a Python loop per step: a walk reads 120,000 of them."""
+    numbers = list(steps)
+    flat = [step for number in numbers for step in steps[number]]
+    columns = {
+        "numbers": numbers,
+        "counts": [len(steps[number]) for number in numbers],
+        "to": [step[0] for step in flat],
+        "confidence": [step[1] for step in flat],
+        "method": [_METHOD_CODE[step[2]] for step in flat],
+        "present": [step[3] for step in flat],
+    }
+    publish(path, zlib.compress(orjson.dumps(columns), 1))
+
+
 def _read_steps(path: Path) -> dict[str, tuple[Step, ...]] | None:
-    """The steps `_stored_steps` kept at `path`, or None (absent, unreadable, or not rows
-    this code wrote)."""
+    """The steps `_write_steps` kept at `path`, or None (absent, unreadable, or not columns
+    this code wrote: every value's type is checked, column by column)."""
     try:
         data = orjson.loads(zlib.decompress(path.read_bytes()))
+        numbers, counts = data["numbers"], data["counts"]
+        to, confidence, method, present = (
+            data["to"],
+            data["confidence"],
+            data["method"],
+            data["present"],
+        )
+        columns = (numbers, counts, to, confidence, method, present)
+        if not all(type(column) is list for column in columns):
+            return None
+        if not (
+            len(numbers) == len(counts)
+            and sum(counts) == len(to) == len(confidence) == len(method) == len(present)
+            and set(map(type, numbers)) <= {str}
+            and set(map(type, counts)) <= {int}
+            and min(counts, default=0) >= 0
+            and set(map(type, to)) <= {str}
+            and set(map(type, confidence)) <= {float}
+            and set(map(type, method)) <= {int}
+            and set(method) <= set(range(len(METHODS)))
+            and set(map(type, present)) <= {bool}
+        ):
+            return None
+        steps: tuple[Step, ...] = tuple(
+            zip(to, confidence, map(METHODS.__getitem__, method), present, strict=True)
+        )
         out: dict[str, tuple[Step, ...]] = {}
-        methods = _METHODS
-        for number, rows in data.items():
-            steps = []
-            for to_rule, confidence, method, present in rows:
-                m = methods.get(method)
-                if m is None or type(confidence) is not float or type(to_rule) is not str:
-                    return None
-                steps.append((to_rule, confidence, m, present is True))
-            out[number] = tuple(steps)
-    except (OSError, ValueError, TypeError, AttributeError, zlib.error):
+        start = 0
+        for number, count in zip(numbers, counts, strict=True):
+            out[number] = steps[start : start + count]
+            start += count
+    except (OSError, ValueError, TypeError, KeyError, zlib.error):
         return None
     return out
 
 
-_METHODS: dict[object, Method] = {m: m for m in METHODS}
+_METHOD_CODE: dict[Method, int] = {m: i for i, m in enumerate(METHODS)}
 
 
 class _ExactSteps:
@@ -779,18 +888,16 @@ def _composed(
     chains: Mapping[Node, _Reached],
     same: bool,
     memo: dict[Node, _Facts],
-) -> Link:
+) -> LinkRow:
     """The link of the chain from `start` to `end` (see `_chains`): what `compose` makes of
     its links (`path_method` for its method)."""
     score, last, _before, _hops = chains[end]
     via, strongest, not_translation = _chain_facts(start, end, chains, memo)
-    return Link(
-        start[0],
-        start[1],
+    return (
         end[0],
         end[1],
         (not_translation or "same_number") if same else strongest,
-        round(max(0.0, min(1.0, score)), 4),
+        clamped(score),
         start[1] != end[1],
         via,
         False,  # a chain holds exact links only

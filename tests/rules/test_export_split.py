@@ -1,0 +1,122 @@
+"""The first export of an edition walks the second half of its rules in a forked child
+(`export._rows_in_two`): the rows must be those of one walk whatever the child does, and the
+child must need nothing from the pairs' database (`Concordance.read_for_walk`), which a
+forked process may not share with its parent."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+import judge
+from judge.rules import export
+from judge.rules.concordance import Concordance
+from judge.rules.concordance.pairs import PairStore
+from tests.conftest import CORPUS_EN, require_corpus_en
+
+ARCHIVE = CORPUS_EN / "archive"
+EDITION = "en-2009-10-01"
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    require_corpus_en()
+    home = tmp_path_factory.mktemp("split-home")
+    outcomes = judge.ingest_many(
+        [ARCHIVE / "en-2008-10-01.txt", ARCHIVE / f"{EDITION}.txt"], home=home
+    )
+    assert [o.error for o in outcomes if not o.ok] == []
+    return home
+
+
+def plain(rows: object) -> Any:
+    """Rows as a child sends them (JSON: tuples as lists)."""
+    return orjson.loads(orjson.dumps(rows))
+
+
+@pytest.fixture(scope="module")
+def one_walk(home: Path) -> Any:
+    with judge.open_judge(home) as j:
+        return plain(j.concordance.rows_of(EDITION))
+
+
+def forked(work: Callable[[], None]) -> int:
+    """`session._in_child` without its checks of cores and threads: always a child."""
+    pid = os.fork()
+    if pid == 0:
+        code = 1
+        try:
+            work()
+            code = 0
+        finally:
+            os._exit(code)
+    return pid
+
+
+def silent(work: Callable[[], None]) -> int:
+    """A child that dies before sending anything."""
+    pid = os.fork()
+    if pid == 0:
+        os._exit(1)
+    return pid
+
+
+@pytest.fixture()
+def walks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """How many rules each `rows_of` of this process walks."""
+    counts: list[int] = []
+    real = Concordance.rows_of
+
+    def counted(conc: Concordance, edition: str, numbers: Iterable[str] | None = None) -> Any:
+        found = real(conc, edition, numbers)
+        counts.append(len(found))
+        return found
+
+    monkeypatch.setattr(Concordance, "rows_of", counted)
+    yield counts
+
+
+@pytest.mark.parametrize(
+    ("in_child", "walked_here"),
+    [(forked, "half"), (silent, "all"), (lambda work: None, "all")],
+    ids=["child", "child-sends-nothing", "no-child"],
+)
+def test_two_processes_give_the_rows_of_one_walk(
+    home: Path,
+    one_walk: Any,
+    walks: list[int],
+    in_child: export.InChild,
+    walked_here: str,
+) -> None:
+    with judge.open_judge(home) as j:
+        rows = export._rows_in_two(j.concordance, EDITION, in_child)
+        total = len(j.edition(EDITION).rules)
+    assert plain(rows) == one_walk
+    assert list(rows) == list(one_walk)  # the edition's order
+    if walked_here == "half":
+        assert walks == [total // 2], "the child walked the other half"
+    else:
+        assert sum(walks) == total and total > 100
+
+
+def test_after_read_for_walk_the_walk_opens_no_database(
+    home: Path, one_walk: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with judge.open_judge(home) as j:
+        conc = j.concordance
+        conc.read_for_walk(EDITION)
+        asked: list[str] = []
+
+        def refused(store: PairStore, sql: str, args: tuple[object, ...]) -> list[Any]:
+            asked.append(sql)
+            raise AssertionError("the pairs' database read after read_for_walk")
+
+        monkeypatch.setattr(PairStore, "rows", refused)
+        rows = conc.rows_of(EDITION)
+    assert asked == []
+    assert plain(rows) == one_walk
