@@ -1048,6 +1048,7 @@ class Documents(Sequence[DocInfo]):
         self._editions, self._edition_of = editions, edition_of
         self._rules, self._rule_of = rules, rule_of
         self._kinds, self._languages, self._paras = kinds, languages, paras
+        self._made: list[DocInfo | None] = [None] * count
         # the same columns as arrays, for masks computed over every document at once
         self.edition_index: NDArray[np.int64] = np.asarray(edition_of, dtype=np.int64)
         self.kind_codes = np.frombuffer(kinds, dtype=np.uint8)
@@ -1076,13 +1077,16 @@ class Documents(Sequence[DocInfo]):
     def __getitem__(self, i: int | slice) -> DocInfo | list[DocInfo]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
-        return DocInfo(
-            self._editions[self._edition_of[i]],
-            self._rules[self._rule_of[i]],
-            _KINDS[self._kinds[i]],
-            _LANGS[self._languages[i]],
-            self._paras[i],
-        )
+        found = self._made[i]
+        if found is None:  # kept: a query reads the same few hundred again and again
+            found = self._made[i] = DocInfo(
+                self._editions[self._edition_of[i]],
+                self._rules[self._rule_of[i]],
+                _KINDS[self._kinds[i]],
+                _LANGS[self._languages[i]],
+                self._paras[i],
+            )
+        return found
 
     def __iter__(self) -> Iterator[DocInfo]:
         return map(self.__getitem__, range(len(self)))

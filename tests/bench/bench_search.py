@@ -362,9 +362,9 @@ def all_editions(repeat: int) -> None:
             f"puis première recherche d'un nouveau processus {sum(cold[:4]):.2f} s "
             f"→ {answered:.2f} s jusqu'à la réponse"
         )
-        # then as many fresh processes again: the median one (a single run on a shared
-        # machine says little)
-        runs = [cold, *(cold_open(home, home) for _ in range(max(3, repeat)))]
+        # then more fresh processes: the median one (a single run on a shared machine
+        # says little: the same process takes from 0.4 to 0.6 s from one minute to the next)
+        runs = [cold, *(cold_open(home, home) for _ in range(max(6, 2 * repeat)))]
         cold = sorted(runs, key=lambda r: sum(r[:4]))[len(runs) // 2]
         imports, load, opening, first_query, peak, cold_cpu, whole = cold
         bare = bare_process()
