@@ -842,10 +842,8 @@ class Searcher:
         docs = self._docs
         exact = {
             (info.edition, info.rule)
-            for _, d in weighted
-            if (info := docs[d]).kind == "title"
-            and covered.complete(d)
-            and self._whole_heading(info, terms)
+            for d in self._titles_among(weighted)
+            if covered.complete(d) and self._whole_heading(info := docs[d], terms)
         }
         if not exact:
             return self._rule_table(weighted)
@@ -975,6 +973,12 @@ class Searcher:
             found = self._lineage[key] = tuple(chain)
         return found
 
+    def _titles_among(self, weighted: list[tuple[float, int]]) -> list[int]:
+        """The documents of `weighted` that are titles, in its order."""
+        found = np.fromiter((d for _, d in weighted), dtype=np.int64, count=len(weighted))
+        titles: list[int] = found[self._docs.kind_codes[found] == _TITLE_CODE].tolist()
+        return titles
+
     def _in_named_sections(
         self, weighted: list[tuple[float, int]], terms: dict[AnalyzerLanguage, set[str]]
     ) -> list[tuple[float, int]]:
@@ -983,9 +987,9 @@ class Searcher:
         paragraphs elsewhere that share the other words (best first again)."""
         docs = self._docs
         named = {
-            (docs[d].edition, docs[d].rule)
-            for _, d in weighted
-            if docs[d].kind == "title" and self._whole_heading(docs[d], terms)
+            (info.edition, info.rule)
+            for d in self._titles_among(weighted)
+            if self._whole_heading(info := docs[d], terms)
         }
         if not named or SECTION_BONUS == 1.0:
             return weighted
@@ -1145,9 +1149,9 @@ class Searcher:
             lead = int(leads[g])
             info = infos[docs_list[lead]]
             also = tuple(
-                (infos[docs_list[m]].edition, infos[docs_list[m]].rule)
+                (other.edition, other.rule)
                 for m in members_list[starts[g] : starts[g + 1]]
-                if m != lead
+                if m != lead and (other := infos[docs_list[m]])
             )
             out.append(
                 _Ranked(
