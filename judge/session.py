@@ -773,6 +773,11 @@ def _in_child(work: Callable[[], None]) -> int | None:
     cores = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else range(1)
     if len(cores) < 2:
         return None
+    return _forked(work)
+
+
+def _forked(work: Callable[[], None]) -> int | None:
+    """Run `work` in a forked process and return its pid (None: the fork failed)."""
     try:
         pid = os.fork()
     except OSError:

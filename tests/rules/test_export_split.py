@@ -14,6 +14,7 @@ import orjson
 import pytest
 
 import judge
+from judge import session
 from judge.rules import export
 from judge.rules.concordance import Concordance
 from judge.rules.concordance.pairs import PairStore
@@ -45,19 +46,6 @@ def one_walk(home: Path) -> Any:
         return plain(j.concordance.rows_of(EDITION))
 
 
-def forked(work: Callable[[], None]) -> int:
-    """`session._in_child` without its checks of cores and threads: always a child."""
-    pid = os.fork()
-    if pid == 0:
-        code = 1
-        try:
-            work()
-            code = 0
-        finally:
-            os._exit(code)
-    return pid
-
-
 def silent(work: Callable[[], None]) -> int:
     """A child that dies before sending anything."""
     pid = os.fork()
@@ -83,7 +71,8 @@ def walks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
 
 @pytest.mark.parametrize(
     ("in_child", "walked_here"),
-    [(forked, "half"), (silent, "all"), (lambda work: None, "all")],
+    # the fork itself (`session._in_child` without its checks of cores and threads)
+    [(session._forked, "half"), (silent, "all"), (lambda work: None, "all")],
     ids=["child", "child-sends-nothing", "no-child"],
 )
 def test_two_processes_give_the_rows_of_one_walk(
