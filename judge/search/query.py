@@ -1052,7 +1052,7 @@ class Searcher:
         with text, in the query's language, newest — unless old wording was asked, when
         the copy whose text matched best leads. The others are listed in `also`."""
         if isinstance(rules, _RuleTable):
-            return _diversify(self._merge_table(rules, prefer), limit)
+            return _diversify(self._merge_table(rules, prefer, _pool_size(limit)), limit)
 
         editions = self._order
         # each rule's order (best score, newest edition, document order), computed once
@@ -1110,9 +1110,9 @@ class Searcher:
         merged.sort(key=itemgetter(0))
         return _diversify([r for _, r in merged], limit)
 
-    def _merge_table(self, rules: _RuleTable, prefer: _Preference) -> list[_Ranked]:
+    def _merge_table(self, rules: _RuleTable, prefer: _Preference, keep: int) -> list[_Ranked]:
         """`_merge_copies` on arrays, for rules without exact headings: the same order, the
-        same leads; Python objects only for the groups."""
+        same leads; Python objects only for the first `keep` groups (all `_diversify` reads)."""
         if not len(rules.doc):
             return []
         docs = rules.doc
@@ -1145,7 +1145,7 @@ class Searcher:
         docs_list = docs.tolist()
         infos = self._docs
         out: list[_Ranked] = []
-        for g in tiers:
+        for g in tiers[:keep]:
             lead = int(leads[g])
             info = infos[docs_list[lead]]
             also = tuple(
@@ -1573,11 +1573,16 @@ class _Coverage:
         return int(self.masks[d]) == self.full
 
 
+def _pool_size(limit: int) -> int:
+    """How many of the ranked rules `_diversify` chooses the first `limit` among."""
+    return max(limit * 4, 40)
+
+
 def _diversify(ranked: list[_Ranked], limit: int) -> list[_Ranked]:
     """Best first, but each further hit from an edition already shown weighs a little less,
     so that the answer of every edition comes up early, not ten rules of the newest one.
     The tiers (exact headings first, title-only rules last) are kept."""
-    pool = list(ranked[: max(limit * 4, 40)])
+    pool = list(ranked[: _pool_size(limit)])
     shown: dict[str, int] = {}
     out: list[_Ranked] = []
     while pool and len(out) < limit:
