@@ -296,8 +296,7 @@ class LazyRules(Mapping[str, Rule]):
     def places(self) -> Mapping[str, int]:
         """Each rule's place in the edition's order (its cache's table while the rules are
         not read)."""
-        body = self.body
-        found = None if body.loaded or body.part is None else body.part.numbers()
+        found = self._numbers()
         return found if found is not None else {n: i for i, n in enumerate(self._rules())}
 
     def facts(self) -> Mapping[str, int] | None:

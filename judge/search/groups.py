@@ -190,8 +190,7 @@ class ConcordanceGroups:
                 rules.setdefault(root_rule, len(rules)),
             ]
             by_edition.setdefault(ed, []).extend(row)
-        order = list(by_edition)
-        for ed in order:
+        for ed in by_edition:
             editions.setdefault(ed, len(editions))
         spans = [0]
         for ed in editions:

@@ -1346,7 +1346,7 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
             raise ValueError("table des documents incohérente")
         vocab = _read_vocabulary(parts)
         title_only = parts[16]
-        rule_codes, pair_codes = _pair_codes(editions, edition_of, rules, rule_of)
+        rule_codes, pair_codes = _pair_codes(editions, documents.edition_index, rules, rule_of)
         text_of, text_width = _texts(starts, virtual_ids, len(documents))
         fields_ = _read_strings(parts[17])
         lengths = {
@@ -1428,7 +1428,7 @@ class _PairCodes:
 
 
 def _pair_codes(
-    editions: list[str], edition_of: array[int], rules: list[str], rule_of: array[int]
+    editions: list[str], edition_of: NDArray[np.int64], rules: list[str], rule_of: array[int]
 ) -> tuple[NDArray[np.int64], _PairCodes]:
     """The code (`_PairCodes`) of each document's (edition, rule)."""
 
@@ -1441,9 +1441,9 @@ def _pair_codes(
     eds, edition_numbers = first_numbers(editions)
     numbers, rule_numbers = first_numbers(rules)
     codes = _PairCodes(edition_numbers, rule_numbers, max(1, len(editions)))
-    if not edition_of:
+    if not len(edition_of):
         return np.empty(0, dtype=np.int64), codes
-    eds = eds[np.asarray(edition_of, dtype=np.int64)]
+    eds = eds[edition_of]
     numbers = numbers[np.asarray(rule_of, dtype=np.int64)]
     return numbers * codes.width + eds, codes
 

@@ -206,7 +206,9 @@ def _key(sources: list[Path]) -> str | None:
     here = Path(__file__).resolve().parent
     h = hashlib.sha256(f"{_FORMAT}\0{analysis.ANALYSIS_VERSION}\0".encode())
     try:
-        for path in [*sources, here / "lexicon.py", here / "analysis.py"]:
+        # the analysis folds text with judge.rules.text's functions
+        code = [here / "lexicon.py", here / "analysis.py", here.parent / "rules" / "text.py"]
+        for path in [*sources, *code]:
             data = path.read_bytes()
             h.update(f"{len(data)}\0".encode())
             h.update(data)
@@ -253,6 +255,8 @@ def _restore(data: bytes, key: str) -> Lexicon | None:
         display = d["display"]
         if type(display) is not dict or not all(type(v) is str for v in display.values()):
             return None
+        if not variants:
+            return None  # an empty analysis is never kept: `Glossary` would redo it
         glossary = Glossary(
             terms,
             variants,
@@ -262,8 +266,6 @@ def _restore(data: bytes, key: str) -> Lexicon | None:
             display,
             {_str(f): {_lang(x) for x in langs} for f, langs in d["form_languages"].items()},
         )
-        if not variants:
-            return None  # an empty analysis is never kept: `Glossary` would redo it
         return Lexicon(
             glossary, frozenset(_strs(d["french"])), frozenset(_strs(d["question_words"]))
         )
