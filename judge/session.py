@@ -426,22 +426,31 @@ class Judge:
 
     def export(self, editions: Sequence[str] | None = None) -> ExportView:
         """Every rule and glossary entry of `editions` (default: all), with counterparts:
-        for each rule, the links `rule(...).counterparts` gives (`Concordance.rows_of`,
-        kept on disk by `export.edition_links` for the next export of the same store)."""
+        for each rule, the links `rule(...).counterparts` gives; `export_json` read back."""
+        import orjson
+
+        return ExportView(tuple(orjson.loads(self.export_json(editions))))
+
+    def export_json(self, editions: Sequence[str] | None = None) -> bytes:
+        """`export(editions).to_dict()` as json.dumps(indent=2, ensure_ascii=False) writes
+        it (`judge export`), each edition's part kept on disk for the next export of the
+        same store (`export.edition_json`)."""
         ids = list(editions) if editions else [ed.id for ed in self._index.editions]
-        rows: list[dict[str, Any]] = []
         folder = store.cache_dir(self._home) / "export"
         in_child = _in_child if export.core_to_spare() else None
         # Some 300,000 objects an edition and no cycle among them: the collector's passes
         # over them would cost the export a third of its time.
         with collector_paused():
-            for eid in ids:
-                links = export.edition_links(self.concordance, eid, folder, in_child)
-                for row in export.export_edition(self._index, eid):
-                    if row["kind"] != "glossary":
-                        row["counterparts"] = links[row["rule"]]
-                    rows.append(row)
-        return ExportView(tuple(rows))
+            bodies = [export.edition_json(self.concordance, eid, folder, in_child) for eid in ids]
+        return export.document(bodies)
+
+    def _refresh_exports(self) -> None:
+        """After a change of the store: the editions exported last (`_EXPORTS_KEPT`) made
+        again, so that their next export reads its file (an edition never exported computes
+        its own the first time)."""
+        folder = store.cache_dir(self._home) / "export"
+        for eid in export.recently_exported(self.concordance, folder, _EXPORTS_KEPT):
+            self.export_json([eid])
 
     def quality(self) -> QualityReports:
         """Each edition parsed on its own, as `judge check` reports it: a damaged stored
@@ -492,7 +501,7 @@ class Judge:
     def covers(self, rule: Rule, edition_id: str) -> bool:
         """Whether `edition_id`'s corpus holds the section of `rule` at all (2011's corpus
         holds section 118 only: it says nothing of 704's rules)."""
-        from judge.rules.history import covers
+        from judge.rules.concordance.comparison import covers
 
         return covers(self.concordance, rule, self.edition(edition_id))
 
@@ -530,7 +539,7 @@ class Judge:
         """The newest edition of `language` (default: the rule's own) whose corpus holds the
         rule's section, with the rule's text there (`rule` itself in its own edition; None
         when that edition no longer has it); None when no edition of `language` holds it."""
-        from judge.rules.history import covers, has_text
+        from judge.rules.concordance.comparison import covers, has_text
 
         conc = self.concordance
         lang = language or self._index.edition(rule.edition).language
@@ -718,6 +727,10 @@ class Judge:
         self.close()
 
 
+# How many of the editions exported last a change of the store computes again (1.5 s each).
+_EXPORTS_KEPT = 2
+
+
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
     """Python's cyclic collector off for a block that builds many objects with no cycle
@@ -754,6 +767,7 @@ def prepare(home: Path | None = None, parsed: Sequence[store.Parsed] = ()) -> No
         finally:
             _wait(child)
         _prepare_search(judge, home)
+        judge._refresh_exports()
 
 
 def _prepare_search(judge: Judge, home: Path | None) -> None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
-import subprocess
 import sys
 from pathlib import Path
 
@@ -124,6 +123,8 @@ def launch(argv: list[str]) -> int:
     if os.name == "posix":
         os.execv(argv[0], argv)
     try:
+        import subprocess  # only to start the app: 6 ms for every other command
+
         return subprocess.call(argv)
     except KeyboardInterrupt:
         return 130

@@ -1,5 +1,5 @@
-"""Plain-data views of rules and glossary entries (the `--json` shape), and the links of a
-whole edition as `judge export` writes them (kept on disk)."""
+"""Plain-data views of rules and glossary entries (the `--json` shape), and whole editions
+with their links as `judge export` writes them (kept on disk)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ import orjson
 
 from judge.rules.cache import publish
 from judge.rules.index import Citer, RuleIndex
-from judge.rules.model import GlossaryEntry, Rule
+from judge.rules.model import Edition, GlossaryEntry, Rule
 from judge.rules.references import nearest_title
 
 if TYPE_CHECKING:
@@ -82,36 +82,96 @@ def export_edition(index: RuleIndex, edition_id: str) -> list[dict[str, Any]]:
     return out
 
 
-# -- the counterparts of a whole edition, kept on disk --
+# -- a whole edition as `judge export` writes it, kept on disk --
 
-_LINKS_FORMAT = b"judge-export-links-3"
-_LINKS_KEEP_SECONDS = 7 * 24 * 3600.0  # other editions' older tables (removed, older code) go
+_EXPORT_FORMAT = b"judge-export-4"
+_EXPORT_KEEP_SECONDS = 7 * 24 * 3600.0  # other editions' older files (removed, older code) go
+_EXPORT_SUFFIX = ".json.z"
 LinkDicts = dict[str, list[dict[str, Any]]]
-# A kept link: `LinkRow`, as computed or as read back (its via then a list).
+# A kept link: `LinkRow`, as computed or as sent back by a child (its via then a list).
 _Kept = tuple[str, str, str, float, bool, Sequence[str], bool, bool]
 # Runs its work in a forked process and gives its pid; None: nothing run (`session._in_child`).
 InChild = Callable[[Callable[[], None]], "int | None"]
 
 
-def edition_links(
+def document(bodies: Iterable[bytes]) -> bytes:
+    """The JSON list of the rows of every body (`edition_json`) as json.dumps(indent=2)
+    writes it, without a final newline."""
+    parts = [body for body in bodies if body]
+    return b"[\n" + b",\n".join(parts) + b"\n]" if parts else b"[]"
+
+
+def edition_json(
     conc: Concordance, edition_id: str, folder: Path | None, in_child: InChild | None = None
-) -> LinkDicts:
-    """`Link.to_dict` of the links of every rule of `edition_id` (`Concordance.rows_of`),
-    by number. Kept under `folder`, named by the edition's cache key and every direct pair's
-    (`direct_pairs_key`): a new edition, a new document or new code gives a new name, so a
-    table on disk is never stale; the first export after such a change computes it again
-    (over 29 editions, 2,500 rules each followed into 28 others), half of it in a process of
+) -> bytes:
+    """Every rule of `edition_id` (`rule_to_dict`, with its counterparts: the links of
+    `Concordance.rows_of` as `Link.to_dict` writes them) then every glossary entry, as the
+    items of a list that json.dumps(indent=2) writes, joined by ",\n", without the brackets.
+
+    Kept under `folder`, named by the edition's cache key (its documents and this code) and
+    every direct pair's (`direct_pairs_key`): a new edition, a new document or new code
+    gives a new name, so a file on disk is never stale, and reading it back is all the
+    next export does. The first export after such a change computes it again (over 29
+    editions, 2,500 rules each followed into 28 others), half of the walk in a process of
     its own when `in_child` runs one (`_rows_in_two`)."""
-    path = _links_file(conc, edition_id, folder)
-    numbers = conc.index.edition(edition_id).rules
+    index = conc.index
+    edition = index.edition(edition_id)  # an unknown edition is refused before anything is read
+    path = _export_file(conc, edition_id, folder)
     if path is not None:
-        kept = _read_links(path, edition_id, numbers)
+        kept = _read_export(path, edition_id)
         if kept is not None:
             return kept
-    rows = _rows_in_two(conc, edition_id, in_child) if in_child else conc.rows_of(edition_id)
+    if in_child:
+        body = _rendered_in_two(conc, edition_id, in_child)
+    else:
+        body = _joined([_rendered(conc, edition_id, edition.rules), _glossary(edition)])
     if path is not None:
-        _write_links(path, rows)
-    return _dicts(edition_id, rows)
+        _write_export(path, edition_id, body)
+    return body
+
+
+def _rendered(conc: Concordance, edition_id: str, numbers: Iterable[str]) -> bytes:
+    """The items of the export's list for the rules `numbers` of `edition_id`, with their
+    links (`Concordance.rows_of`), as `edition_json` joins them."""
+    index = conc.index
+    links = _dicts(edition_id, conc.rows_of(edition_id, numbers))
+    rules = index.edition(edition_id).rules
+    rows = []
+    for number, found in links.items():
+        row = rule_to_dict(index, rules[number])
+        row["counterparts"] = found
+        rows.append(row)
+    return _items(rows)
+
+
+def _glossary(edition: Edition) -> bytes:
+    return _items([glossary_to_dict(g) for g in edition.glossary])
+
+
+def _items(rows: list[dict[str, Any]]) -> bytes:
+    """`rows` as the items of a list json.dumps(indent=2) writes, without the brackets. The
+    only floats are the links' confidences, rounded to 3 decimals in 0-1: json and orjson
+    write those alike (tests/rules/test_export_bulk.py checks it)."""
+    return orjson.dumps(rows, option=orjson.OPT_INDENT_2)[2:-2] if rows else b""
+
+
+def _joined(parts: Iterable[bytes]) -> bytes:
+    return b",\n".join(part for part in parts if part)
+
+
+def recently_exported(conc: Concordance, folder: Path, most: int) -> list[str]:
+    """The editions of `conc.index` with a file under `folder`, current or not, the `most`
+    last read or written first: those a change of the store computes again, so that their
+    next export only reads."""
+    prefixes = {_prefix(ed.id): ed.id for ed in conc.index.editions}
+    used: dict[str, float] = {}
+    with contextlib.suppress(OSError):
+        for path in folder.glob("*" + _EXPORT_SUFFIX):
+            edition = prefixes.get(path.name.split("-", 1)[0])
+            if edition is not None:
+                with contextlib.suppress(OSError):
+                    used[edition] = max(used.get(edition, 0.0), path.stat().st_mtime)
+    return sorted(used, key=lambda e: -used[e])[:most]
 
 
 def core_to_spare() -> bool:
@@ -123,61 +183,77 @@ def core_to_spare() -> bool:
     return cores > 1 and hasattr(os, "getloadavg") and os.getloadavg()[0] < cores - 0.5
 
 
-def _rows_in_two(
-    conc: Concordance, edition_id: str, in_child: InChild
-) -> Mapping[str, Sequence[_Kept]]:
-    """`conc.rows_of(edition_id)`, the second half of the rules walked by a child process
-    (`in_child`: forked, on the other core) that sends its rows back through a pipe; all
-    of them walked here when no child runs or it sends nothing whole."""
-    numbers = list(conc.index.edition(edition_id).rules)
+def _rendered_in_two(conc: Concordance, edition_id: str, in_child: InChild) -> bytes:
+    """`edition_json`'s body, the rules of the second half walked and written by a child
+    process (`in_child`: forked, on the other core) that sends its bytes back through a
+    pipe; all of them done here when no child runs or it sends nothing whole."""
+    edition = conc.index.edition(edition_id)
+    numbers = list(edition.rules)
     mine, theirs = numbers[: len(numbers) // 2], numbers[len(numbers) // 2 :]
-    conc.read_for_walk(edition_id)  # once, before the fork, rather than once in each
+    # Read once, before the fork, rather than once in each process: the pairs' sides, the
+    # edition's rules and who cites them.
+    conc.read_for_walk(edition_id)
+    if numbers:
+        conc.index.cited_by(edition.rules[numbers[0]])
     read, write = os.pipe()
 
     def child() -> None:
         os.close(read)
+        body = _rendered(conc, edition_id, theirs)
         with open(write, "wb") as out:
-            out.write(orjson.dumps(conc.rows_of(edition_id, theirs)))
+            out.write(len(body).to_bytes(8, "big") + body)
 
     pid = in_child(child)
     os.close(write)
+    status = 1
     try:
         with open(read, "rb") as received:
-            rows: dict[str, Sequence[_Kept]] = dict(conc.rows_of(edition_id, mine))
+            parts = [_rendered(conc, edition_id, mine)]
             sent = received.read() if pid is not None else b""
     finally:
         if pid is not None:
             with contextlib.suppress(ChildProcessError):
-                os.waitpid(pid, 0)
-    try:
-        found = orjson.loads(sent) if sent else None
-    except orjson.JSONDecodeError:
-        found = None
-    if not isinstance(found, dict) or list(found) != theirs:
-        found = conc.rows_of(edition_id, theirs)
-    rows.update(found)
-    return rows
+                status = os.waitpid(pid, 0)[1]
+    size = int.from_bytes(sent[:8], "big") if len(sent) >= 8 else -1
+    if status == 0 and size == len(sent) - 8:
+        parts.append(sent[8:])
+    else:
+        parts.append(_rendered(conc, edition_id, theirs))
+    return _joined([*parts, _glossary(edition)])
 
 
-def _links_file(conc: Concordance, edition_id: str, folder: Path | None) -> Path | None:
+def _prefix(edition_id: str) -> str:
+    return hashlib.sha256(edition_id.encode()).hexdigest()[:12]
+
+
+def _export_file(conc: Concordance, edition_id: str, folder: Path | None) -> Path | None:
     key = conc.index.keys.get(edition_id)
     pairs = conc.direct_pairs_key() if folder is not None and key is not None else None
     if folder is None or key is None or pairs is None:
         return None
-    name = hashlib.sha256(_LINKS_FORMAT + b"\0" + key.encode() + b"\0" + pairs.encode())
-    # The edition's own prefix: writing its new table deletes its old ones.
-    prefix = hashlib.sha256(edition_id.encode()).hexdigest()[:12]
-    return folder / f"{prefix}-{name.hexdigest()[:24]}.json.z"
+    name = hashlib.sha256(_EXPORT_FORMAT + b"\0" + key.encode() + b"\0" + pairs.encode())
+    # The edition's own prefix: writing its new file deletes its old ones.
+    return folder / f"{_prefix(edition_id)}-{name.hexdigest()[:24]}{_EXPORT_SUFFIX}"
 
 
-def _read_links(path: Path, edition_id: str, numbers: Iterable[str]) -> LinkDicts | None:
-    """The table kept at `path` as `Link.to_dict` writes each link, or None (absent,
-    unreadable, or not one for every rule)."""
+def _header(edition_id: str, size: int) -> bytes:
+    return b"%s %s %d\n" % (_EXPORT_FORMAT, edition_id.encode(), size)
+
+
+def _read_export(path: Path, edition_id: str) -> bytes | None:
+    """The body kept at `path`, or None (absent, unreadable, not this edition's, or not
+    whole). Not parsed again: zlib's checksum and the length in the header catch a damaged
+    file, its name a stale one, and parsing 36 MB would cost a third of the export."""
     try:
-        data = orjson.loads(zlib.decompress(path.read_bytes()))
-        return _dicts(edition_id, {number: data[number] for number in numbers})
-    except (OSError, ValueError, TypeError, KeyError, zlib.error):
+        data = path.read_bytes()
+        header, _, packed = data.partition(b"\n")
+        body = zlib.decompress(packed)
+        if header + b"\n" != _header(edition_id, len(body)):
+            return None
+        os.utime(path)  # read: among the last used (`recently_exported`)
+    except (OSError, zlib.error):
         return None
+    return body
 
 
 def _dicts(edition_id: str, rows: Mapping[str, Iterable[_Kept]]) -> LinkDicts:
@@ -200,15 +276,18 @@ def _dicts(edition_id: str, rows: Mapping[str, Iterable[_Kept]]) -> LinkDicts:
     }
 
 
-def _write_links(path: Path, rows: Mapping[str, Sequence[_Kept]]) -> None:
-    """Keep `rows` at `path` (`publish`: a reader sees all or nothing), then forget the
-    edition's other tables; a cache that cannot be written only costs the next export."""
-    publish(path, zlib.compress(orjson.dumps(rows), 1))
+def _write_export(path: Path, edition_id: str, body: bytes) -> None:
+    """Keep `body` at `path` (`publish`: a reader sees all or nothing), then forget the
+    edition's other files; a cache that cannot be written only costs the next export."""
+    publish(path, _header(edition_id, len(body)) + zlib.compress(body, 1))
     prefix = path.name.split("-", 1)[0]
     now = time.time()
     with contextlib.suppress(OSError):
-        for old in path.parent.glob("*.json.z"):
+        for old in path.parent.glob("*" + _EXPORT_SUFFIX):
             if old == path:
                 continue
-            if old.name.startswith(prefix + "-") or now - old.stat().st_mtime > _LINKS_KEEP_SECONDS:
+            if (
+                old.name.startswith(prefix + "-")
+                or now - old.stat().st_mtime > _EXPORT_KEEP_SECONDS
+            ):
                 old.unlink(missing_ok=True)

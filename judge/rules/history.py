@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from judge.rules.concordance import Concordance, DiffOp, DiffPart, diff_rules, is_empty_diff
+from judge.rules.concordance.comparison import covers, has_text
 from judge.rules.errors import JudgeError
 from judge.rules.model import Edition, Rule
 from judge.rules.numbers import sort_key
@@ -74,20 +75,6 @@ class History:
             "edition": self.rule.edition,
             "versions": [v.to_dict() for v in self.versions],
         }
-
-
-def has_text(rule: Rule | None) -> bool:
-    return rule is not None and not rule.title_only and bool(rule.text.strip())
-
-
-def covers(conc: Concordance, rule: Rule, ed: Edition) -> bool:
-    """Whether `ed`'s corpus holds the section of `rule` at all: a shipped fragment (2011's
-    118 alone) says nothing of the rules it does not contain."""
-    section = rule.number.split(".")[0]
-    if ed.id == rule.edition:
-        return True
-    link = conc.counterpart(rule.edition, section, ed.id)
-    return link is not None and conc.is_present(ed.id, link.to_rule)
 
 
 def _oldest_first(editions: Iterable[Edition]) -> list[Edition]:

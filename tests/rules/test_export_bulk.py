@@ -18,7 +18,6 @@ import pytest
 
 import judge
 from judge.cli import main
-from judge.cli.rules import print_json
 from judge.rules.concordance import Concordance, Link
 from judge.rules.concordance.links import compose, link_order, row_of
 from judge.rules.model import IN_ENGLISH, IN_FRENCH, PRESENT, LazyRules
@@ -161,18 +160,19 @@ def _floats(value: object) -> list[float]:
     return [value] if isinstance(value, float) else []
 
 
-def test_the_export_floats_are_written_as_json_writes_them(
-    exported: dict[str, list[dict[str, Any]]], capsys: pytest.CaptureFixture[str]
+def test_the_export_is_written_as_json_writes_it(
+    home: Path, exported: dict[str, list[dict[str, Any]]]
 ) -> None:
-    """`judge export` skips print_json's walk over its 64,000 links: its only floats are
-    confidences rounded to 3 decimals in 0-1, which orjson writes as json does."""
+    """`judge export` writes orjson's bytes, kept on disk, without a look at their floats:
+    its only floats are confidences rounded to 3 decimals in 0-1, which orjson writes as
+    json does; and the list of two editions is the two lists joined."""
     data = exported["fr-2011"] + exported["en-2009-10-01"]
     floats = _floats(data)
     assert len(floats) > 10_000
     assert all(f == 0.0 or (0.001 <= f <= 1.0 and math.isclose(f, round(f, 3))) for f in floats)
-    capsys.readouterr()
-    print_json(data, floats_checked=True)
-    assert capsys.readouterr().out == json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    with judge.open_judge(home) as j:
+        out = j.export_json(["fr-2011", "en-2009-10-01"])
+    assert out.decode("utf-8") == json.dumps(data, ensure_ascii=False, indent=2)
 
 
 def test_the_cached_facts_are_those_of_the_rules(home: Path) -> None:

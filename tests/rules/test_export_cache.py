@@ -1,12 +1,15 @@
-"""`judge export` keeps each edition's links on disk (`export.edition_links`), named by the
-edition's cache key and every direct pair's: the next export reads them back instead of
+"""`judge export` keeps each edition as it writes it on disk (`export.edition_json`), named
+by the edition's cache key and every direct pair's: the next export reads it back instead of
 following 2,500 rules into every other edition. What is read back must be what is computed,
-a change of the store must never read an old table, and a damaged one is computed again.
+a change of the store must never read an old table, and a damaged one is computed again; a
+change of the store computes again the tables of the editions exported last.
 The same for the exact steps of each stored side of a pair, which a walk of a whole edition
 reads from files of their own rather than from the pairs' database."""
 
 from __future__ import annotations
 
+import json
+import os
 import zlib
 from pathlib import Path
 from typing import Any
@@ -15,6 +18,7 @@ import orjson
 import pytest
 
 import judge
+from judge import session
 from judge.rules import export as export_module
 from judge.rules import store
 from judge.rules.concordance import Concordance, Link
@@ -89,6 +93,7 @@ def test_the_next_export_reads_back_what_the_first_computed(
 def test_a_new_edition_in_the_store_is_never_read_from_an_old_table(
     home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.setattr(session, "_EXPORTS_KEPT", 0)  # the ingest computes no table
     export(home)
     old = tables(home)
     # 2010 is linked to 2009 directly: the chains of 2009's rules change.
@@ -105,27 +110,75 @@ def test_a_new_edition_in_the_store_is_never_read_from_an_old_table(
     assert len(tables(home)) == 1 and tables(home) != old
 
 
+def _rewrite(path: Path, damage: str) -> None:
+    header, _, packed = path.read_bytes().partition(b"\n")
+    body = zlib.decompress(packed)
+    if damage == "empty":
+        path.write_bytes(b"")
+    elif damage == "garbage":
+        path.write_bytes(b"not zlib at all")
+    elif damage == "truncated":
+        path.write_bytes(header + b"\n" + packed[: len(packed) // 2])
+    elif damage == "no-header":
+        path.write_bytes(packed)
+    elif damage == "other-edition":
+        header = header.replace(EDITION.encode(), b"en-2008-10-01")
+        path.write_bytes(header + b"\n" + packed)
+    elif damage == "shorter":  # whole zlib, but not the length the header gives
+        path.write_bytes(header + b"\n" + zlib.compress(body[:-10]))
+    else:
+        raise AssertionError(damage)
+
+
 @pytest.mark.parametrize(
-    "damage",
-    [b"", b"not zlib at all", "valid json, a rule missing"],
-    ids=["empty", "garbage", "rule-missing"],
+    "damage", ["empty", "garbage", "truncated", "no-header", "other-edition", "shorter"]
 )
 def test_a_damaged_table_is_computed_again(
-    home: Path, monkeypatch: pytest.MonkeyPatch, damage: bytes | str
+    home: Path, monkeypatch: pytest.MonkeyPatch, damage: str
 ) -> None:
     first = export(home)
     [path] = tables(home)
-    if isinstance(damage, str):
-        data = orjson.loads(zlib.decompress(path.read_bytes()))
-        data.pop(next(iter(data)))
-        path.write_bytes(zlib.compress(orjson.dumps(data)))
-    else:
-        path.write_bytes(damage)
+    _rewrite(path, damage)
     walks = Computing(monkeypatch)
     assert export(home) == first
     assert walks.calls == 1
     assert export(home) == first
     assert walks.calls == 1, "written again whole"
+
+
+def test_a_change_of_the_store_computes_the_last_exported_again(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The ingest computes again the tables of the editions exported last (at most
+    `_EXPORTS_KEPT`, the last read or written first); the next export only reads. An
+    edition never exported is not computed."""
+    monkeypatch.setattr(session, "_EXPORTS_KEPT", 1)
+    with judge.open_judge(home) as j:
+        j.export(["en-2008-10-01"])
+        j.export([EDITION])
+    assert len(tables(home)) == 2
+    old = {p.name for p in tables(home)}
+    by_edition = {p.name.split("-", 1)[0]: p for p in tables(home)}
+    os.utime(by_edition[export_module._prefix("en-2008-10-01")], (1.0, 1.0))  # used long ago
+    walks = Computing(monkeypatch)
+    outcome = judge.ingest_many([ARCHIVE / "en-2010-07-16.txt"], home=home)
+    assert [o.error for o in outcome if not o.ok] == []
+    assert walks.calls == 1, "the edition exported last, and it only"
+    new = {p.name for p in tables(home)} - old
+    assert [n.split("-", 1)[0] for n in new] == [export_module._prefix(EDITION)]
+    after = export(home)
+    assert walks.calls == 1, "read back"
+    assert after == computed(home)
+
+
+def test_the_export_document_joins_editions_as_json_does() -> None:
+    rows = [[{"a": [1, {"b": "é"}], "c": []}, {}], [], [{"d": None}]]
+    bodies = [orjson.dumps(r, option=orjson.OPT_INDENT_2)[2:-2] if r else b"" for r in rows]
+    joined = [row for r in rows for row in r]
+    assert export_module.document(bodies).decode() == json.dumps(
+        joined, indent=2, ensure_ascii=False
+    )
+    assert export_module.document([b"", b""]) == b"[]" == json.dumps([]).encode()
 
 
 def test_without_a_key_nothing_is_kept(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

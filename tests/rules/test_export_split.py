@@ -1,7 +1,7 @@
-"""The first export of an edition walks the second half of its rules in a forked child
-(`export._rows_in_two`): the rows must be those of one walk whatever the child does, and the
-child must need nothing from the pairs' database (`Concordance.read_for_walk`), which a
-forked process may not share with its parent."""
+"""The first export of an edition walks and writes the second half of its rules in a forked
+child (`export._rendered_in_two`): the bytes must be those of one process whatever the child
+does, and the child must need nothing from the pairs' database (`Concordance.read_for_walk`),
+which a forked process may not share with its parent."""
 
 from __future__ import annotations
 
@@ -46,6 +46,12 @@ def one_walk(home: Path) -> Any:
         return plain(j.concordance.rows_of(EDITION))
 
 
+@pytest.fixture(scope="module")
+def one_process(home: Path) -> bytes:
+    with judge.open_judge(home) as j:
+        return export.edition_json(j.concordance, EDITION, None)
+
+
 def silent(work: Callable[[], None]) -> int:
     """A child that dies before sending anything."""
     pid = os.fork()
@@ -75,22 +81,49 @@ def walks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     [(session._forked, "half"), (silent, "all"), (lambda work: None, "all")],
     ids=["child", "child-sends-nothing", "no-child"],
 )
-def test_two_processes_give_the_rows_of_one_walk(
+def test_two_processes_give_the_bytes_of_one(
     home: Path,
-    one_walk: Any,
+    one_process: bytes,
     walks: list[int],
     in_child: export.InChild,
     walked_here: str,
 ) -> None:
     with judge.open_judge(home) as j:
-        rows = export._rows_in_two(j.concordance, EDITION, in_child)
+        body = export._rendered_in_two(j.concordance, EDITION, in_child)
         total = len(j.edition(EDITION).rules)
-    assert plain(rows) == one_walk
-    assert list(rows) == list(one_walk)  # the edition's order
+    assert body == one_process
     if walked_here == "half":
         assert walks == [total // 2], "the child walked the other half"
     else:
         assert sum(walks) == total and total > 100
+
+
+def test_a_child_that_sends_part_of_its_bytes_is_not_believed(
+    home: Path, one_process: bytes, walks: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = export._rendered
+
+    def cut_short(conc: Concordance, edition: str, numbers: Any) -> bytes:
+        body = real(conc, edition, numbers)
+        return body[: len(body) // 2] if os.getpid() != parent else body
+
+    parent = os.getpid()
+    monkeypatch.setattr(export, "_rendered", cut_short)
+
+    # The child's length prefix is that of its short body: it must fail some other way to
+    # be refused, so it also exits with a failure.
+    def failing(work: Callable[[], None]) -> int:
+        def then_fail() -> None:
+            work()
+            raise RuntimeError("after sending")
+
+        return session._forked(then_fail)  # type: ignore[return-value]
+
+    with judge.open_judge(home) as j:
+        body = export._rendered_in_two(j.concordance, EDITION, failing)
+        total = len(j.edition(EDITION).rules)
+    assert body == one_process
+    assert sum(walks) == total, "the child's half walked again here"
 
 
 def test_after_read_for_walk_the_walk_opens_no_database(

@@ -186,3 +186,17 @@ def reference_counterpart(
 def method_label(method: str) -> str:
     """How a link was found, in French (`judge.fr.METHOD`)."""
     return fr.METHOD.get(method, method)
+
+
+def has_text(rule: Rule | None) -> bool:
+    return rule is not None and not rule.title_only and bool(rule.text.strip())
+
+
+def covers(conc: Concordance, rule: Rule, ed: Edition) -> bool:
+    """Whether `ed`'s corpus holds the section of `rule` at all: a shipped fragment (2011's
+    118 alone) says nothing of the rules it does not contain."""
+    section = rule.number.split(".")[0]
+    if ed.id == rule.edition:
+        return True
+    link = conc.counterpart(rule.edition, section, ed.id)
+    return link is not None and conc.is_present(ed.id, link.to_rule)

@@ -9,8 +9,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from rapidfuzz import fuzz, process
-
+# rapidfuzz (20 ms to import) is imported where texts are compared: a command that only reads
+# (`judge rule`) makes a Comparables and compares nothing.
 from judge.rules.concordance.curated import CuratedData
 from judge.rules.concordance.links import Link, make_link
 from judge.rules.concordance.sections import SectionPair
@@ -55,6 +55,8 @@ class Comparables:
         return text
 
     def ratio(self, A: Edition, ra: Rule, B: Edition, rb: Rule) -> float:
+        from rapidfuzz import fuzz  # here: see the note above the imports
+
         return float(fuzz.ratio(self.text(A, ra), self.text(B, rb)))
 
     def same_number_score(
@@ -63,6 +65,8 @@ class Comparables:
         """How well two texts of the same number agree (0–100): their similarity, or, when
         the words of one are (nearly) all in the other, 70 at most (a text cut short, a
         paragraph added: 704.3 as a web page quotes it against the full rule)."""
+        from rapidfuzz import fuzz  # here: see the note above the imports
+
         ta, tb = self.text(A, ra), self.text(B, rb)
         score = fuzz.ratio(ta, tb) if ratio is None else ratio
         if min(len(set(ta.split())), len(set(tb.split()))) >= _CONTAINED_MIN_WORDS:
@@ -77,6 +81,8 @@ class Comparables:
         """For each rule of `rules_a`, its similarity to the rules of `rules_b` that reach
         `cutoff`, by their index. In single precision, as `process.cdist` gave them (the
         links' confidences stay the same), without its numpy (0.4 s to import)."""
+        from rapidfuzz import fuzz, process  # here: see the note above the imports
+
         choices = [self.text(B, r) for r in rules_b]
         out = []
         for r in rules_a:
@@ -245,6 +251,8 @@ def _leftovers(
 def _best_anywhere(
     comp: Comparables, A: Edition, queries: list[Rule], B: Edition, choices: list[Rule]
 ) -> _Scored:
+    from rapidfuzz import fuzz, process  # here: see the note above the imports
+
     cutoff = _TEXT_GLOBAL_MIN - _TEXT_GLOBAL_MARGIN
     # ratio >= cutoff needs lengths within a factor `spread` of each other
     spread = 200.0 / cutoff - 1.0
