@@ -1091,6 +1091,13 @@ class Documents(Sequence[DocInfo]):
     def __iter__(self) -> Iterator[DocInfo]:
         return map(self.__getitem__, range(len(self)))
 
+    def places(self, ids: Iterable[int]) -> list[tuple[str, str]]:
+        """(edition, rule) of each document of `ids`, read from the columns: the copies of a
+        result (« aussi dans … ») are a few hundred documents a query, none of them shown."""
+        editions, edition_of = self._editions, self._edition_of
+        rules, rule_of = self._rules, self._rule_of
+        return [(editions[edition_of[i]], rules[rule_of[i]]) for i in ids]
+
 
 @dataclass
 class _Part:

@@ -37,6 +37,7 @@ import math
 import re
 import threading
 import unicodedata
+from bisect import bisect_left
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import itemgetter
@@ -1149,9 +1150,9 @@ class Searcher:
             lead = int(leads[g])
             info = infos[docs_list[lead]]
             also = tuple(
-                (other.edition, other.rule)
-                for m in members_list[starts[g] : starts[g + 1]]
-                if m != lead and (other := infos[docs_list[m]])
+                infos.places(
+                    docs_list[m] for m in members_list[starts[g] : starts[g + 1]] if m != lead
+                )
             )
             out.append(
                 _Ranked(
@@ -1645,9 +1646,16 @@ def _window(text: str, spans: list[tuple[int, int]], width: int) -> tuple[int, i
     if len(text) <= width:
         return 0, len(text)
     best_start, best_count = 0, -1
+    starts = [x for x, _ in spans]
     for a, _ in spans or [(0, 0)]:
         lo = max(0, a - width // 4)
-        count = sum(1 for x, y in spans if x >= lo and y <= lo + width)
+        hi = lo + width
+        # the spans inside [lo, hi]: sorted by start, none past `hi` can end before it
+        count = 0
+        for x, y in spans[bisect_left(starts, lo) :]:
+            if x > hi:
+                break
+            count += y <= hi
         if count > best_count:
             best_start, best_count = lo, count
     start = best_start

@@ -32,6 +32,9 @@ def test_a_document_is_read_from_the_tables() -> None:
     assert docs[-1] == DocInfo("en-2011", "704.5a", "glossary", "fr", 2)
     assert docs.kind_codes.tolist() == [0, 2, 3]
     assert docs.edition_index.tolist() == [0, 1, 1]
+    # the places of the copies of a result, from the same columns
+    assert docs.places([2, 0, 2]) == [(d.edition, d.rule) for d in (docs[2], docs[0], docs[2])]
+    assert docs.places(iter([1])) == [("en-2011", "704.5")] and docs.places([]) == []
 
 
 @pytest.mark.parametrize(

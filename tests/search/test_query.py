@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from judge.rules.index import EditionNotFound, RuleIndex
 from judge.search.errors import SearchError
 from judge.search.lexicon import Glossary, GlossaryTerm, load_glossary
-from judge.search.query import Searcher, SearchResult, clean, find_numbers, render
+from judge.search.query import Searcher, SearchResult, _window, clean, find_numbers, render
 
 
 def keys(result: SearchResult) -> list[str]:
@@ -431,3 +431,47 @@ def test_a_corrected_query_keeps_its_rule_number(searcher: Searcher) -> None:
     result = searcher.search("704.5i plainswalker")
     assert result.corrected == "704.5i planeswalker"
     assert keys(result)[0] == "fr-2024/704.5i"
+
+
+def _window_by_counting(text: str, spans: list[tuple[int, int]], width: int) -> tuple[int, int]:
+    """`_window` as first written: every span counted for every candidate start."""
+    if len(text) <= width:
+        return 0, len(text)
+    best_start, best_count = 0, -1
+    for a, _ in spans or [(0, 0)]:
+        lo = max(0, a - width // 4)
+        count = sum(1 for x, y in spans if x >= lo and y <= lo + width)
+        if count > best_count:
+            best_start, best_count = lo, count
+    start = best_start
+    if start > 0:
+        space = text.rfind(" ", 0, start + 1)
+        start = space + 1 if space >= 0 and start - space < 30 else start
+    end = min(len(text), start + width)
+    if end < len(text):
+        space = text.rfind(" ", start, end)
+        end = space if space > start + width // 2 else end
+    return start, end
+
+
+@settings(max_examples=600, deadline=None)
+@given(
+    st.text(alphabet="ab ", min_size=0, max_size=120),
+    st.lists(st.tuples(st.integers(0, 120), st.integers(0, 12)), max_size=30),
+    st.integers(4, 60),
+)
+def test_the_snippet_window_is_the_one_every_span_counted_gives(
+    text: str, raw: list[tuple[int, int]], width: int
+) -> None:
+    """The window counts only the spans that can be in it (sorted spans, overlapping ones
+    included, as `_marked` gets them): the same window as counting all of them."""
+    spans = sorted((a, a + n) for a, n in raw)
+    assert _window(text, spans, width) == _window_by_counting(text, spans, width)
+
+
+def test_the_snippet_window_counts_a_span_that_starts_where_it_starts() -> None:
+    # Window candidates start at 0 (span 8, width 40), 2 (span 12) and 0 (span 13): the
+    # span at 2 starts its own window, which holds three spans against two.
+    text = "x" * 100
+    spans = [(2, 44), (12, 20), (13, 40), (41, 42), (42, 43)]
+    assert _window(text, spans, 40) == _window_by_counting(text, spans, 40)
