@@ -34,8 +34,6 @@ import platformdirs
 from judge.rules.decode import MAX_BYTES, decode_bytes, display_name, read_document_bytes
 from judge.rules.edition import EditionMeta, build_edition
 from judge.rules.errors import JudgeError
-from judge.rules.layouts import parse_text
-from judge.rules.layouts.detect import detect_layout
 from judge.rules.model import LAYOUTS, Edition, Layout, ParsedDocument, SourceFile
 
 __all__ = ["MAX_BYTES", "StoreError"]
@@ -414,6 +412,10 @@ def _derive_id(language: str, date: str | None, file: str) -> str:
 
 
 def _parse(data: bytes, file: str, layout: Layout | None, warnings: list[str]) -> ParsedDocument:
+    # The parsers only when a document is read: the commands that read the store need none.
+    from judge.rules.layouts import parse_text
+    from judge.rules.layouts.detect import detect_layout
+
     text = decode_bytes(data, file)
     detected = detect_layout(text)
     if layout is not None and layout != detected:

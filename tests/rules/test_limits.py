@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from judge.cli import main
-from judge.rules import decode, numbers, store
+from judge.rules import decode, layouts, numbers, store
 from judge.rules.errors import DocumentError
 from judge.rules.layouts import html
 from tests.rules.test_store import MINI, snapshot
@@ -218,14 +218,14 @@ def test_the_bytes_parsed_are_the_bytes_stored(
 ) -> None:
     path = tmp_path / "change.txt"
     path.write_text(MINI, encoding="utf-8")
-    real_parse = store.parse_text
+    real_parse = layouts.parse_text
 
     def parse_then_change(*args: object, **kwargs: object) -> object:
         # Someone rewrites the file while it is being parsed.
         path.write_bytes(b"\x00\x01 n'importe quoi")
         return real_parse(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(store, "parse_text", parse_then_change)
+    monkeypatch.setattr(layouts, "parse_text", parse_then_change)  # as the store reads it
     store.ingest(path, edition_id="en-once")
     stored = store.editions_dir() / "en-once" / "document.txt"
     assert stored.read_bytes() == MINI.encode("utf-8")

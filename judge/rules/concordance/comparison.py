@@ -4,11 +4,10 @@ reads it (counterparts of a rule, where an old reference lands today)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from judge import fr
 from judge.rules.concordance.curated import CuratedData, load_curated
-from judge.rules.concordance.diff import DiffPart, compared_text, diff_rules, is_empty_diff
 from judge.rules.concordance.errors import NoCounterpart, RuleMissing
 from judge.rules.concordance.links import Link
 from judge.rules.concordance.matching import Concordance
@@ -16,6 +15,12 @@ from judge.rules.concordance.similarity import language_of
 from judge.rules.model import Edition, Reference, Rule
 from judge.rules.numbers import canonical
 from judge.rules.references import nearest_title
+
+if TYPE_CHECKING:
+    from judge.rules.concordance.diff import DiffPart
+
+# The word diff (and rapidfuzz under it) is imported where a comparison is made: `judge rule`
+# reads its counterparts from this module and compares nothing.
 
 
 @dataclass(frozen=True)
@@ -33,9 +38,13 @@ class Comparison:
 
     @property
     def changed(self) -> bool:
+        from judge.rules.concordance.diff import is_empty_diff
+
         return not is_empty_diff(self.diff)
 
     def to_dict(self) -> dict[str, Any]:
+        from judge.rules.concordance.diff import compared_text
+
         return {
             "from": {
                 "edition": self.old.edition,
@@ -67,6 +76,8 @@ def summary(
     changes are read the other way (2024's « le contrôleur en choisit un » against the old
     « tous »). None when the order of the two editions is not known: forwards first, then
     backwards."""
+    from judge.rules.concordance.diff import compared_text
+
     first, second = compared_text(a), compared_text(b)
     if first == second:
         return None
@@ -106,6 +117,8 @@ def compare(conc: Concordance, number: str, from_edition: str, to_edition: str) 
             link,
         )
     languages = (language_of(old, src), language_of(new, tgt))
+    from judge.rules.concordance.diff import diff_rules
+
     diff = tuple(diff_rules(old, new, conc))
     backwards = None if src.order == tgt.order else src.order > tgt.order
     said = summary(old, new, conc.data, backwards=backwards)

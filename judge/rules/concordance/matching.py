@@ -36,7 +36,6 @@ from judge.rules.concordance.links import (
     step_of,
 )
 from judge.rules.concordance.pairs import FILE_NAME, PairStore, StoredSide, pair_key
-from judge.rules.concordance.sections import match_sections
 from judge.rules.concordance.texts import Comparables, match_texts
 from judge.rules.concordance.translations import check_translation_pair, match_translations
 from judge.rules.index import RuleIndex
@@ -710,6 +709,8 @@ class Concordance:
         claimed_a = {link.from_rule for link in curated if kind_of(link.from_rule) in _RULE_KINDS}
         claimed_b = {link.to_rule for link in curated if kind_of(link.to_rule) in _RULE_KINDS}
         if A.language == B.language:
+            from judge.rules.concordance.sections import match_sections  # an ingest's
+
             sections = match_sections(A, B, skip_a, skip_b)
             links += [make_link(A.id, sa, B.id, sb, m, c) for sa, sb, m, c in sections]
             pairs = sections + [

@@ -8,12 +8,12 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 # rapidfuzz (20 ms to import) is imported where texts are compared: a command that only reads
 # (`judge rule`) makes a Comparables and compares nothing.
 from judge.rules.concordance.curated import CuratedData
 from judge.rules.concordance.links import Link, make_link
-from judge.rules.concordance.sections import SectionPair
 from judge.rules.concordance.similarity import (
     Candidate,
     comparable,
@@ -23,6 +23,9 @@ from judge.rules.concordance.similarity import (
 )
 from judge.rules.model import Edition, Rule, has_text
 from judge.rules.numbers import kind_of
+
+if TYPE_CHECKING:
+    from judge.rules.concordance.sections import SectionPair
 
 # Thresholds (rapidfuzz scores, 0–100).
 TEXT_MIN = 60.0  # rule texts inside matched sections
