@@ -450,7 +450,9 @@ class Judge:
         its own the first time)."""
         folder = store.cache_dir(self._home) / "export"
         for eid in export.recently_exported(self.concordance, folder, _EXPORTS_KEPT):
-            self.export_json([eid])
+            # Only a cache: what could not be made now, the next export makes.
+            with contextlib.suppress(JudgeError, OSError):
+                self.export_json([eid])
 
     def quality(self) -> QualityReports:
         """Each edition parsed on its own, as `judge check` reports it: a damaged stored

@@ -250,9 +250,10 @@ def _read_export(path: Path, edition_id: str) -> bytes | None:
         body = zlib.decompress(packed)
         if header + b"\n" != _header(edition_id, len(body)):
             return None
-        os.utime(path)  # read: among the last used (`recently_exported`)
     except (OSError, zlib.error):
         return None
+    with contextlib.suppress(OSError):  # a cache one may read but not write is still read
+        os.utime(path)  # read: among the last used (`recently_exported`)
     return body
 
 

@@ -262,3 +262,38 @@ def test_a_damaged_steps_file_is_read_from_the_database_again(
     assert reads.calls == 1
     assert _read_steps(damaged) is not None, "written again"
     assert not stale.exists()
+
+
+def test_a_table_that_cannot_be_touched_is_still_read(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Marking a table as used (its date) is a courtesy: a cache one may read but not write
+    is read all the same."""
+    first = export(home)
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise PermissionError("read-only")
+
+    monkeypatch.setattr(os, "utime", refused)
+    walks = Computing(monkeypatch)
+    assert export(home) == first
+    assert walks.calls == 0
+
+
+def test_a_table_that_cannot_be_made_again_does_not_fail_the_ingest(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    export(home)
+    real = export_module.edition_json
+
+    def failing(*args: Any, **kwargs: Any) -> bytes:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(export_module, "edition_json", failing)
+    outcome = judge.ingest_many([ARCHIVE / "en-2010-07-16.txt"], home=home)
+    assert [o.error for o in outcome if not o.ok] == []
+    monkeypatch.setattr(export_module, "edition_json", real)
+    walks = Computing(monkeypatch)
+    after = export(home)
+    assert walks.calls == 1, "the export made what the ingest could not"
+    assert after == computed(home)
