@@ -94,6 +94,10 @@ class _StoredRoots:
 _Roots = dict[tuple[str, str], tuple[str, str]] | _StoredRoots
 
 
+# (-confidence, from edition, from rule, to edition, to rule), a list each.
+_Columns = tuple[list[float], list[str], list[str], list[str], list[str]]
+
+
 class ConcordanceGroups:
     """A group key backed by the concordance (`judge.rules.concordance.Concordance`): two
     rules are copies when a chain of direct links joins them (fr-pre2009 420.5e, en-2008
@@ -212,9 +216,11 @@ class ConcordanceGroups:
         rows_of: Callable[[str, str], list[tuple[str, str, float]]] | None = getattr(
             conc, "exact_rows", None
         )
-        # (-confidence, from edition, from rule, to edition, to rule): best first, ties in a
-        # fixed order, whether the pairs were just matched or read back.
-        links: list[tuple[float, str, str, str, str]] = []
+        # (-confidence, from edition, from rule, to edition, to rule) of each exact link, as
+        # columns: joined best first, ties in a fixed order, whether the pairs were just
+        # matched or read back (`_union`).
+        links: _Columns = ([], [], [], [], [])
+        conf, from_ed, from_rule, to_ed, to_rule = links
         done: set[frozenset[str]] = set()
         for ed in index.editions:
             for other in conc.neighbours(ed.id):
@@ -223,44 +229,89 @@ class ConcordanceGroups:
                     continue
                 done.add(pair)
                 if rows_of is not None:
-                    src = ed.id
-                    links.extend((-c, src, x, other, y) for x, y, c in rows_of(src, other))
+                    rows = rows_of(ed.id, other)
                 else:
-                    links.extend(
-                        (-x.confidence, x.from_edition, x.from_rule, x.to_edition, x.to_rule)
+                    rows = [
+                        (x.from_rule, x.to_rule, x.confidence)
                         for x in conc.pair_links(ed.id, other)
                         if not x.approximate
-                    )
-        links.sort()
-        parent: dict[tuple[str, str], tuple[str, str]] = {}
-        editions: dict[tuple[str, str], set[str]] = {}
+                    ]
+                conf.extend([-c for _x, _y, c in rows])
+                from_rule.extend([x for x, _y, _c in rows])
+                to_rule.extend([y for _x, y, _c in rows])
+                from_ed.extend([ed.id] * len(rows))
+                to_ed.extend([other] * len(rows))
+        return _union(links)
 
-        def find(node: tuple[str, str]) -> tuple[str, str]:
-            up = parent.get(node)
-            if up is None:
-                parent[node] = node
-                return node
-            while up != node:  # path halving
-                parent[node] = above = parent[up]
-                node, up = above, parent[above]
+
+def _union(links: _Columns) -> dict[tuple[str, str], tuple[str, str]]:
+    """Each rule (edition, number) linked to another, with the root of its group: the links
+    (`links`: columns -confidence, from edition, from rule, to edition, to rule) joined in
+    the order of their tuples (best first, ties in the order of their fields), two groups
+    never joined when they would hold two rules of one edition, the larger group's root
+    kept.
+
+    Over integers: each field becomes its rank among the sorted values of its kind (the
+    order of the links is that of their tuples), a rule the number edition × rules + rule,
+    a group's editions a bit mask. The same groups and the same roots as over the tuples,
+    in less time (60,000 links after each ingest)."""
+    conf_list, from_ed, from_rule, to_ed, to_rule = links
+    count = len(conf_list)
+    if not count:
+        return {}
+    ed_names, ed_codes = np.unique(np.array(from_ed + to_ed), return_inverse=True)
+    rule_names, rule_codes = np.unique(np.array(from_rule + to_rule), return_inverse=True)
+    editions: list[str] = ed_names.tolist()
+    rules: list[str] = rule_names.tolist()
+    conf = np.asarray(conf_list, dtype=np.float64)
+    fe, te = ed_codes[:count].astype(np.int64), ed_codes[count:].astype(np.int64)
+    fr, tr = rule_codes[:count].astype(np.int64), rule_codes[count:].astype(np.int64)
+    order = np.lexsort((tr, te, fr, fe, conf))  # stable, as the tuples' sort
+    width = len(rules)
+    sources = (fe * width + fr)[order].tolist()
+    targets = (te * width + tr)[order].tolist()
+    parent: dict[int, int] = {}
+    masks: dict[int, int] = {}
+
+    def find(node: int) -> int:
+        up = parent.get(node)
+        if up is None:
+            parent[node] = node
             return node
+        while up != node:  # path halving
+            parent[node] = above = parent[up]
+            node, up = above, parent[above]
+        return node
 
-        for _c, from_ed, from_rule, to_ed, to_rule in links:
-            a = find((from_ed, from_rule))
-            b = find((to_ed, to_rule))
-            if a == b:
-                continue
-            eds_a = editions.get(a)
-            if eds_a is None:
-                eds_a = editions[a] = {a[0]}
-            eds_b = editions.get(b)
-            if eds_b is None:
-                eds_b = editions[b] = {b[0]}
-            if not eds_a.isdisjoint(eds_b):
-                continue
-            if len(eds_a) < len(eds_b):
-                a, b, eds_a, eds_b = b, a, eds_b, eds_a
-            parent[b] = a
-            eds_a |= eds_b
-            del editions[b]
-        return {node: find(node) for node in parent}
+    get = parent.get
+    for a, b in zip(sources, targets, strict=True):
+        # most rules are met once, or are their group's root: `find` for the others only
+        up = get(a)
+        if up is None:
+            parent[a] = a
+        elif up != a:
+            a = find(a)
+        up = get(b)
+        if up is None:
+            parent[b] = b
+        elif up != b:
+            b = find(b)
+        if a == b:
+            continue
+        mask_a = masks.get(a, 1 << (a // width))
+        mask_b = masks.get(b, 1 << (b // width))
+        if mask_a & mask_b:
+            continue
+        if mask_a.bit_count() < mask_b.bit_count():
+            a, b, mask_a, mask_b = b, a, mask_b, mask_a
+        parent[b] = a
+        masks[a] = mask_a | mask_b
+        masks.pop(b, None)
+    nodes = list(parent)
+    roots = [find(node) for node in nodes]
+    node_ed, node_rule = np.divmod(np.asarray(nodes, dtype=np.int64), width)
+    root_ed, root_rule = np.divmod(np.asarray(roots, dtype=np.int64), width)
+    ed_of, rule_of = editions.__getitem__, rules.__getitem__
+    named = zip(map(ed_of, node_ed.tolist()), map(rule_of, node_rule.tolist()), strict=True)
+    of_root = zip(map(ed_of, root_ed.tolist()), map(rule_of, root_rule.tolist()), strict=True)
+    return dict(zip(named, of_root, strict=True))

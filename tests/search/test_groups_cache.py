@@ -3,6 +3,7 @@ kept on disk: a search process reads them instead of walking 60,000 links."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -10,7 +11,7 @@ from typing import Any
 import pytest
 
 from judge import session
-from judge.search.groups import ConcordanceGroups
+from judge.search.groups import ConcordanceGroups, _union
 
 
 def _groups_files(home: Path) -> list[Path]:
@@ -95,3 +96,67 @@ def test_groups_from_rows_are_the_groups_from_links(en_home: Path) -> None:
     assert len(set(from_rows.values())) < len(from_rows)  # some rules are grouped
     # the legend rule across renumbering: one group
     assert from_rows[("en-2008-07-15", "420.5e")] == from_rows[("en-2011-09-30", "704.5k")]
+
+
+def _union_of_tuples(
+    links: list[tuple[float, str, str, str, str]],
+) -> dict[tuple[str, str], tuple[str, str]]:
+    """The groups as first written, over the tuples themselves: the oracle of `_union`."""
+    parent: dict[tuple[str, str], tuple[str, str]] = {}
+    editions: dict[tuple[str, str], set[str]] = {}
+
+    def find(node: tuple[str, str]) -> tuple[str, str]:
+        up = parent.get(node)
+        if up is None:
+            parent[node] = node
+            return node
+        while up != node:
+            parent[node] = above = parent[up]
+            node, up = above, parent[above]
+        return node
+
+    for _c, from_ed, from_rule, to_ed, to_rule in sorted(links):
+        a, b = find((from_ed, from_rule)), find((to_ed, to_rule))
+        if a == b:
+            continue
+        eds_a = editions.setdefault(a, {a[0]})
+        eds_b = editions.setdefault(b, {b[0]})
+        if not eds_a.isdisjoint(eds_b):
+            continue
+        if len(eds_a) < len(eds_b):
+            a, b, eds_a, eds_b = b, a, eds_b, eds_a
+        parent[b] = a
+        eds_a |= eds_b
+        del editions[b]
+    return {node: find(node) for node in parent}
+
+
+def _columns(links: list[tuple[float, str, str, str, str]]) -> Any:
+    return tuple([link[i] for link in links] for i in range(5))
+
+
+def test_the_groups_over_integers_are_those_over_tuples(en_home: Path) -> None:
+    """The same groups, the same roots and the same order, on the links of a real store and
+    on links made to tie and to conflict (two rules of one edition, equal confidences)."""
+    with session.open_judge(en_home) as judge:
+        conc = judge.concordance
+        links = []
+        done: set[frozenset[str]] = set()
+        for ed in conc.index.editions:
+            for other in conc.neighbours(ed.id):
+                if frozenset((ed.id, other)) not in done:
+                    done.add(frozenset((ed.id, other)))
+                    links += [(-c, ed.id, x, other, y) for x, y, c in conc.exact_rows(ed.id, other)]
+    assert len(links) > 1000
+    found = _union(_columns(links))
+    assert list(found.items()) == list(_union_of_tuples(links).items())
+    rng = random.Random(7)
+    eds, rules = ["a", "b", "c", "d"], [f"{n}.{k}" for n in (100, 101) for k in "abc"]
+    for _ in range(300):
+        made = [
+            (-rng.choice([1.0, 0.9, 0.5]), *rng.sample(eds, 2)[:1], rng.choice(rules),
+             rng.choice(eds), rng.choice(rules))
+            for _ in range(rng.randint(0, 30))
+        ]  # fmt: skip
+        made = [x for x in made if x[1] != x[3]]
+        assert list(_union(_columns(made)).items()) == list(_union_of_tuples(made).items())
