@@ -97,6 +97,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except UnicodeEncodeError as exc:  # a terminal or pipe that is not UTF-8 (stderr escapes)
+        print(
+            f"Erreur : la sortie (encodage {exc.encoding}) ne peut pas écrire le caractère "
+            f"{exc.object[exc.start : exc.end]!r} ; relancez avec PYTHONIOENCODING=utf-8",
+            file=sys.stderr,
+        )
+        return 2
     # The last line of defence: the library words what it expects; anything else the
     # system throws still becomes a French message, never a traceback.
     except OSError as exc:

@@ -39,6 +39,7 @@ import json
 import os
 import re
 import stat
+import tempfile
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields, replace
@@ -577,8 +578,6 @@ def _dumps(value: object) -> bytes:
 
 def publish(path: Path, data: bytes) -> None:
     folder = path.parent
-    import tempfile  # only to write: 3 ms for the commands that only read
-
     try:
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=TMP_PREFIX, suffix=".tmp")

@@ -88,7 +88,7 @@ _EXPORT_FORMAT = b"judge-export-4"
 _EXPORT_KEEP_SECONDS = 7 * 24 * 3600.0  # other editions' older files (removed, older code) go
 _EXPORT_SUFFIX = ".json.z"
 LinkDicts = dict[str, list[dict[str, Any]]]
-# A kept link: `LinkRow`, as computed or as sent back by a child (its via then a list).
+# A link as `Concordance.rows_of` gives it (`LinkRow`).
 _Kept = tuple[str, str, str, float, bool, Sequence[str], bool, bool]
 # Runs its work in a forked process and gives its pid; None: nothing run (`session._in_child`).
 InChild = Callable[[Callable[[], None]], "int | None"]
@@ -113,7 +113,7 @@ def edition_json(
     gives a new name, so a file on disk is never stale, and reading it back is all the
     next export does. The first export after such a change computes it again (over 29
     editions, 2,500 rules each followed into 28 others), half of the walk in a process of
-    its own when `in_child` runs one (`_rows_in_two`)."""
+    its own when `in_child` runs one (`_rendered_in_two`)."""
     index = conc.index
     edition = index.edition(edition_id)  # an unknown edition is refused before anything is read
     path = _export_file(conc, edition_id, folder)
@@ -214,8 +214,8 @@ def _rendered_in_two(conc: Concordance, edition_id: str, in_child: InChild) -> b
         if pid is not None:
             with contextlib.suppress(ChildProcessError):
                 status = os.waitpid(pid, 0)[1]
-    size = int.from_bytes(sent[:8], "big") if len(sent) >= 8 else -1
-    if status == 0 and size == len(sent) - 8:
+    whole = len(sent) >= 8 and int.from_bytes(sent[:8], "big") == len(sent) - 8
+    if status == 0 and whole:
         parts.append(sent[8:])
     else:
         parts.append(_rendered(conc, edition_id, theirs))

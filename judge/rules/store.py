@@ -23,6 +23,7 @@ import json
 import os
 import re
 import shutil
+import tempfile
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -574,8 +575,6 @@ def _publish(root: Path, meta: EditionMeta, data: bytes, replace: bool) -> bool:
         raise StoreError(
             f"L'édition {meta.id} existe déjà ({final}) : ajoutez --replace pour la remplacer"
         )
-    import tempfile  # only to write: 3 ms for the commands that only read
-
     tmp = Path(tempfile.mkdtemp(prefix=f".tmp-{meta.id}-{os.getpid()}-", dir=root))
     old = root / f".old-{meta.id}-{os.getpid()}"
     journal = root / f".journal-{meta.id}.json"

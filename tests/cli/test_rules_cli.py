@@ -1,6 +1,10 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -144,3 +148,17 @@ def test_counterpart_absent_from_its_edition_says_so(capsys: pytest.CaptureFixtu
     _, out, _ = run(capsys, "rule", "420.5e", "--edition", "fr-pre2009")
     line = next(x for x in out.splitlines() if x.strip().startswith("fr-2024 704.5j"))
     assert "absente" not in line
+
+
+@pytest.mark.parametrize("argv", [["rule", "704.5a"], ["export", "--edition", "fr-pre2009"]])
+def test_an_output_that_is_not_utf8_is_a_french_error(tmp_path: Path, argv: list[str]) -> None:
+    """A terminal or pipe in ASCII cannot write « é »: a message that says so, status 2, no
+    traceback (stderr escapes what it cannot write)."""
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "JUDGE_HOME": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-m", "judge", *argv], env=env, capture_output=True, check=False
+    )
+    err = done.stderr.decode("ascii")
+    assert done.returncode == 2, err
+    assert "Traceback" not in err
+    assert "encodage ascii" in err and "PYTHONIOENCODING=utf-8" in err

@@ -11,6 +11,7 @@ import pytest
 
 from judge import session
 from judge.rules.index import load_index
+from judge.search import index as search_index
 from judge.search.index import index_dir
 
 pytestmark = pytest.mark.skipif(
@@ -34,6 +35,8 @@ def _children(monkeypatch: pytest.MonkeyPatch) -> list[int | None]:
 def test_the_search_index_is_built_by_a_child(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """A child that succeeded is believed: the ingesting process neither builds nor checks
+    (it would import the whole search for it); the next search finds everything built."""
     started = _children(monkeypatch)
     parent = os.getpid()
     in_parent: list[int] = []
@@ -42,7 +45,6 @@ def test_the_search_index_is_built_by_a_child(
     def watched(judge: session.Judge, home: Path | None) -> None:
         if os.getpid() == parent:
             in_parent.append(1)
-            assert index_dir(judge._index, home).is_file()  # the child had built it
         real(judge, home)
 
     monkeypatch.setattr(session, "_prepare_search", watched)
@@ -51,7 +53,16 @@ def test_the_search_index_is_built_by_a_child(
     assert pid is not None
     with pytest.raises(ChildProcessError):
         os.waitpid(pid, os.WNOHANG)  # reaped
-    assert in_parent == [1]
+    assert in_parent == []
+    assert index_dir(load_index(home=tmp_path), tmp_path).is_file()
+
+    def no_build(*args: object, **kwargs: object) -> None:
+        raise AssertionError("the search built a segment: the child had not")
+
+    monkeypatch.setattr(search_index, "_build_segment", no_build)
+    with session.open_judge(tmp_path) as judge:
+        hit = judge.search("créature endurance 0 cimetière").result.hits[0]
+    assert (hit.edition, hit.rule) == ("fr-2024", "704.5f")
 
 
 def test_a_failing_child_leaves_the_build_to_the_parent(
