@@ -1645,6 +1645,20 @@ def _mark_literal(text: str, needles: list[str]) -> tuple[Segment, ...]:
 def _window(text: str, spans: list[tuple[int, int]], width: int) -> tuple[int, int]:
     if len(text) <= width:
         return 0, len(text)
+    start = _densest(spans, width)
+    if start > 0:
+        space = text.rfind(" ", 0, start + 1)
+        start = space + 1 if space >= 0 and start - space < 30 else start
+    end = min(len(text), start + width)
+    if end < len(text):
+        space = text.rfind(" ", start, end)
+        end = space if space > start + width // 2 else end
+    return start, end
+
+
+def _densest(spans: list[tuple[int, int]], width: int) -> int:
+    """Where a window of `width` holds the most of `spans` (sorted), starting a quarter of
+    it before one of them; the first such place."""
     best_start, best_count = 0, -1
     starts = [x for x, _ in spans]
     for a, _ in spans or [(0, 0)]:
@@ -1658,15 +1672,7 @@ def _window(text: str, spans: list[tuple[int, int]], width: int) -> tuple[int, i
             count += y <= hi
         if count > best_count:
             best_start, best_count = lo, count
-    start = best_start
-    if start > 0:
-        space = text.rfind(" ", 0, start + 1)
-        start = space + 1 if space >= 0 and start - space < 30 else start
-    end = min(len(text), start + width)
-    if end < len(text):
-        space = text.rfind(" ", start, end)
-        end = space if space > start + width // 2 else end
-    return start, end
+    return best_start
 
 
 def _merge(segments: list[Segment]) -> list[Segment]:

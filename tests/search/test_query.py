@@ -12,7 +12,15 @@ from hypothesis import strategies as st
 from judge.rules.index import EditionNotFound, RuleIndex
 from judge.search.errors import SearchError
 from judge.search.lexicon import Glossary, GlossaryTerm, load_glossary
-from judge.search.query import Searcher, SearchResult, _window, clean, find_numbers, render
+from judge.search.query import (
+    Searcher,
+    SearchResult,
+    _densest,
+    _window,
+    clean,
+    find_numbers,
+    render,
+)
 
 
 def keys(result: SearchResult) -> list[str]:
@@ -433,25 +441,15 @@ def test_a_corrected_query_keeps_its_rule_number(searcher: Searcher) -> None:
     assert keys(result)[0] == "fr-2024/704.5i"
 
 
-def _window_by_counting(text: str, spans: list[tuple[int, int]], width: int) -> tuple[int, int]:
-    """`_window` as first written: every span counted for every candidate start."""
-    if len(text) <= width:
-        return 0, len(text)
+def _densest_by_counting(spans: list[tuple[int, int]], width: int) -> int:
+    """`_densest` as first written: every span counted for every candidate start."""
     best_start, best_count = 0, -1
     for a, _ in spans or [(0, 0)]:
         lo = max(0, a - width // 4)
         count = sum(1 for x, y in spans if x >= lo and y <= lo + width)
         if count > best_count:
             best_start, best_count = lo, count
-    start = best_start
-    if start > 0:
-        space = text.rfind(" ", 0, start + 1)
-        start = space + 1 if space >= 0 and start - space < 30 else start
-    end = min(len(text), start + width)
-    if end < len(text):
-        space = text.rfind(" ", start, end)
-        end = space if space > start + width // 2 else end
-    return start, end
+    return best_start
 
 
 @settings(max_examples=600, deadline=None)
@@ -466,12 +464,14 @@ def test_the_snippet_window_is_the_one_every_span_counted_gives(
     """The window counts only the spans that can be in it (sorted spans, overlapping ones
     included, as `_marked` gets them): the same window as counting all of them."""
     spans = sorted((a, a + n) for a, n in raw)
-    assert _window(text, spans, width) == _window_by_counting(text, spans, width)
+    assert _densest(spans, width) == _densest_by_counting(spans, width)
+    assert _window(text, spans, width)[1] - _window(text, spans, width)[0] <= max(width, len(text))
 
 
-def test_the_snippet_window_counts_a_span_that_starts_where_it_starts() -> None:
-    # Window candidates start at 0 (span 8, width 40), 2 (span 12) and 0 (span 13): the
-    # span at 2 starts its own window, which holds three spans against two.
+def test_the_snippet_window_starts_where_it_holds_the_most_spans() -> None:
+    # Candidates start a quarter of the width (10) before each span: at 0 (two spans
+    # inside), 2 (three), 3 (four: 12-20, 13-40, 41-42, 42-43) and 31 (two).
     text = "x" * 100
     spans = [(2, 44), (12, 20), (13, 40), (41, 42), (42, 43)]
-    assert _window(text, spans, 40) == _window_by_counting(text, spans, 40)
+    assert _densest(spans, 40) == _densest_by_counting(spans, 40) == 3
+    assert _window(text, spans, 40) == (3, 43)
