@@ -437,25 +437,26 @@ class Judge:
         it (`judge export`), each edition's part kept on disk for the next export of the
         same store (`export.edition_json`)."""
         ids = list(editions) if editions else [ed.id for ed in self._index.editions]
+        return export.document([self._edition_json(eid) for eid in ids])
+
+    def _edition_json(self, edition_id: str) -> bytes:
         folder = store.cache_dir(self._home) / "export"
         in_child = _in_child if export.core_to_spare() else None
         # Some 300,000 objects an edition and no cycle among them: the collector's passes
         # over them would cost the export a third of its time.
         with collector_paused():
-            bodies = [export.edition_json(self.concordance, eid, folder, in_child) for eid in ids]
-        return export.document(bodies)
+            return export.edition_json(self.concordance, edition_id, folder, in_child)
 
     def _refresh_exports(self) -> None:
         """After a change of the store: the editions exported last (`_EXPORTS_KEPT`) made
         again, so that their next export reads its file (an edition never exported computes
         its own the first time)."""
         folder = store.cache_dir(self._home) / "export"
-        in_child = _in_child if export.core_to_spare() else None
         for eid in export.recently_exported(self.concordance, folder, _EXPORTS_KEPT):
             # Only a cache, made after the store changed: whatever goes wrong here must not
             # make a done ingest look failed; the next export makes it (and says why).
-            with contextlib.suppress(Exception), collector_paused():
-                export.edition_json(self.concordance, eid, folder, in_child)
+            with contextlib.suppress(Exception):
+                self._edition_json(eid)
 
     def quality(self) -> QualityReports:
         """Each edition parsed on its own, as `judge check` reports it: a damaged stored

@@ -8,7 +8,7 @@ import hashlib
 import os
 import time
 import zlib
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +21,7 @@ from judge.rules.references import nearest_title
 
 if TYPE_CHECKING:
     from judge.rules.concordance import Concordance
+    from judge.rules.concordance.links import LinkRow
 
 
 def rule_to_dict(index: RuleIndex, rule: Rule) -> dict[str, Any]:
@@ -75,21 +76,12 @@ def glossary_to_dict(entry: GlossaryEntry) -> dict[str, Any]:
     }
 
 
-def export_edition(index: RuleIndex, edition_id: str) -> list[dict[str, Any]]:
-    ed = index.edition(edition_id)
-    out = [rule_to_dict(index, r) for r in ed.rules.values()]
-    out += [glossary_to_dict(g) for g in ed.glossary]
-    return out
-
-
 # -- a whole edition as `judge export` writes it, kept on disk --
 
 _EXPORT_FORMAT = b"judge-export-4"
 _EXPORT_KEEP_SECONDS = 7 * 24 * 3600.0  # other editions' older files (removed, older code) go
 _EXPORT_SUFFIX = ".json.z"
 LinkDicts = dict[str, list[dict[str, Any]]]
-# A link as `Concordance.rows_of` gives it (`LinkRow`).
-_Kept = tuple[str, str, str, float, bool, Sequence[str], bool, bool]
 # Runs its work in a forked process and gives its pid; None: nothing run (`session._in_child`).
 InChild = Callable[[Callable[[], None]], "int | None"]
 
@@ -257,7 +249,7 @@ def _read_export(path: Path, edition_id: str) -> bytes | None:
     return body
 
 
-def _dicts(edition_id: str, rows: Mapping[str, Iterable[_Kept]]) -> LinkDicts:
+def _dicts(edition_id: str, rows: Mapping[str, Iterable[LinkRow]]) -> LinkDicts:
     """`Link.to_dict` of each kept row, from the rule it is kept for."""
     return {
         number: [

@@ -839,13 +839,12 @@ class Searcher:
         weighted = self._weigh(scores, covered, editions, language, query_language, other_weight)
         # top-k before grouping: the long tail never reaches the first page
         weighted = heapq.nlargest(TOP_K, weighted)
-        weighted = self._in_named_sections(weighted, terms)
         docs = self._docs
-        exact = {
-            (info.edition, info.rule)
-            for d in self._titles_among(weighted)
-            if covered.complete(d) and self._whole_heading(info := docs[d], terms)
-        }
+        # the titles the query names whole, once for both uses (the same documents after
+        # `_in_named_sections`, which only reweighs them)
+        named = [d for d in self._titles_among(weighted) if self._whole_heading(docs[d], terms)]
+        weighted = self._in_named_sections(weighted, named)
+        exact = {(docs[d].edition, docs[d].rule) for d in named if covered.complete(d)}
         if not exact:
             return self._rule_table(weighted)
         groups: dict[tuple[str, str], list[tuple[float, int]]] = {}
@@ -981,17 +980,14 @@ class Searcher:
         return titles
 
     def _in_named_sections(
-        self, weighted: list[tuple[float, int]], terms: dict[AnalyzerLanguage, set[str]]
+        self, weighted: list[tuple[float, int]], titles: list[int]
     ) -> list[tuple[float, int]]:
         """A question that names a section (its whole title: « protection », « la célérité »)
         among other words is asked inside that section: its rules weigh more than the
-        paragraphs elsewhere that share the other words (best first again)."""
+        paragraphs elsewhere that share the other words (best first again). `titles`: the
+        title documents of `weighted` whose whole heading the query names."""
         docs = self._docs
-        named = {
-            (info.edition, info.rule)
-            for d in self._titles_among(weighted)
-            if self._whole_heading(info := docs[d], terms)
-        }
+        named = {(docs[d].edition, docs[d].rule) for d in titles}
         if not named or SECTION_BONUS == 1.0:
             return weighted
         sections = {rule for _, rule in named}
