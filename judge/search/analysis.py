@@ -24,11 +24,13 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any, Literal
 
-from whoosh.analysis import Filter, Token, Tokenizer
-from whoosh.lang import stemmer_for_language, stopwords_for_language
-
 from judge.rules.text import APOSTROPHES
 from judge.rules.text import normalize as normalize  # re-exported: the index and the query
+from judge.search import lean
+
+lean.imported("whoosh.analysis")  # first, without what whoosh never uses (`lean`)
+from whoosh.analysis import Filter, Token, Tokenizer  # noqa: E402
+from whoosh.lang import stemmer_for_language, stopwords_for_language  # noqa: E402
 
 AnalyzerLanguage = Literal["fr", "en"]
 

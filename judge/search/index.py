@@ -58,7 +58,7 @@ from judge.rules import store
 from judge.rules.errors import JudgeError
 from judge.rules.index import RuleIndex
 from judge.rules.model import Edition, Rule
-from judge.search import analysis
+from judge.search import analysis, lean
 from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token
 
 if TYPE_CHECKING:
@@ -243,6 +243,8 @@ def edition_key(index: RuleIndex, edition: Edition, salt: bytes | None = None) -
 
 
 def _storage(folder: Path, readonly: bool = False) -> FileStorage:
+    # whoosh.reading is imported by the first segment read (unpickled), without asyncio
+    lean.imported("whoosh.reading")
     from whoosh.filedb.filestore import FileStorage
 
     return FileStorage(str(folder), readonly=readonly)
