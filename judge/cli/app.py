@@ -17,6 +17,7 @@ SETTINGS = (
     ("browser.gatherUsageStats", "false"),
     ("client.toolbarMode", "viewer"),  # no "Deploy" button nor developer menu
     ("server.maxUploadSize", "20"),  # MiB, as judge.rules.store.MAX_BYTES
+    ("server.fileWatcherType", "none"),  # no look at every module's file after each run
     ("client.showErrorDetails", "none"),  # no traceback (nor file path) shown to the judges
     # Both themes' colours, each pair at a contrast of at least 4.5:1 (tests/ui/test_contrast.py)
     ("theme.light.backgroundColor", "#ffffff"),

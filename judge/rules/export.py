@@ -16,7 +16,7 @@ import orjson
 
 from judge.rules.cache import publish
 from judge.rules.index import Citer, RuleIndex
-from judge.rules.model import Edition, GlossaryEntry, Rule
+from judge.rules.model import Edition, GlossaryEntry, Rule, read_whole
 from judge.rules.references import nearest_title
 
 if TYPE_CHECKING:
@@ -112,6 +112,9 @@ def edition_json(
         kept = _read_export(path, edition_id)
         if kept is not None:
             return kept
+    # Every rule and the glossary will be read: in one read of the edition's cache, before
+    # the child is forked.
+    read_whole(edition)
     if in_child:
         body = _rendered_in_two(conc, edition_id, in_child)
     else:

@@ -393,6 +393,14 @@ class LazyEntries(Sequence[T]):
     __hash__ = None  # type: ignore[assignment]
 
 
+def read_whole(edition: Edition) -> None:
+    """Read now all of an edition not yet read (`lazy_edition`): one read of its cache
+    rather than one per rule, for a caller that will ask for every rule."""
+    rules = edition.rules
+    if isinstance(rules, LazyRules):
+        rules.body.get()
+
+
 def lazy_edition(meta: Edition, body: Body) -> Edition:
     """`meta` (an edition whose rules, glossary and issues are empty) reading them from
     `body` on first use."""

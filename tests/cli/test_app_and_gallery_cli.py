@@ -31,6 +31,7 @@ def test_app_runs_the_installed_script_with_the_settings(
         "--browser.gatherUsageStats": "false",
         "--client.toolbarMode": "viewer",
         "--server.maxUploadSize": "20",
+        "--server.fileWatcherType": "none",
         "--client.showErrorDetails": "none",
         "--server.port": "8765",
         "--server.address": "127.0.0.1",

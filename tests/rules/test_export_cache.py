@@ -19,6 +19,7 @@ import pytest
 
 import judge
 from judge import session
+from judge.rules import cache as rules_cache
 from judge.rules import export as export_module
 from judge.rules import store
 from judge.rules.concordance import Concordance, Link
@@ -88,6 +89,24 @@ def test_the_next_export_reads_back_what_the_first_computed(
     assert walks.calls == 1, "read back, not computed"
     assert again == first == computed(home)
     assert sum(len(r.get("counterparts", ())) for r in first) > 1000
+
+
+def test_a_first_export_reads_the_edition_whole_not_rule_by_rule(
+    home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every rule and the glossary are written: one read of the edition's cache, not 2,500
+    (and then the whole for the glossary all the same)."""
+    single: list[str] = []
+    real = rules_cache.EditionFile.rule
+
+    def counted(part: rules_cache.EditionFile, number: str) -> Any:
+        single.append(number)
+        return real(part, number)
+
+    monkeypatch.setattr(rules_cache.EditionFile, "rule", counted)
+    Computing(monkeypatch)
+    rows = export(home)
+    assert len(rows) > 1000 and single == []
 
 
 def test_a_new_edition_in_the_store_is_never_read_from_an_old_table(

@@ -4,6 +4,9 @@ is read; the concordance of the first rule page is built while the results are r
 
 from __future__ import annotations
 
+import ast
+import html
+import re
 import subprocess
 import sys
 import threading
@@ -87,3 +90,31 @@ def test_the_first_page_of_a_process_skips_streamlits_repl_check(tmp_path: Path)
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert out.stdout.split() == ["0", "True"], out.stdout + out.stderr
+
+
+def test_the_favicon_is_the_emoji_without_streamlits_emoji_catalogue(tmp_path: Path) -> None:
+    # An emoji string as page_icon makes Streamlit load (and compile a regex of) every emoji;
+    # the same emoji as an SVG in ASCII does not. A fresh process: the catalogue stays loaded.
+    code = (
+        "import os, sys\n"
+        f"os.environ['JUDGE_HOME'] = {str(tmp_path)!r}\n"
+        "from streamlit.testing.v1 import AppTest\n"
+        f"at = AppTest.from_file({str(ROOT / 'ui' / 'app.py')!r}, default_timeout=60)\n"
+        "at.query_params['q'] = 'poison'\n"
+        "at.run()\n"
+        "assert not at.exception, at.exception\n"
+        "print('streamlit.emojis' in sys.modules, len(at.get('flex_container')) > 0)\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    assert out.stdout.split() == ["False", "True"], out.stdout + out.stderr
+    favicon = ast.literal_eval(
+        next(
+            node.value
+            for node in ast.parse((ROOT / "ui" / "app.py").read_text(encoding="utf-8")).body
+            if isinstance(node, ast.Assign) and ast.unparse(node.targets[0]) == "FAVICON"
+        )
+    )
+    assert favicon.isascii() and favicon.startswith("<svg ")
+    assert re.findall(r"<text[^>]*>(.*)</text>", html.unescape(favicon)) == ["⚖️"]
