@@ -143,6 +143,19 @@ def edition_rulesets() -> dict[str, str]:
     return _edition_rulesets(key, home, found)
 
 
+def warm() -> None:
+    """What the first page of a process reads, made ready before it asks: the store's Judge
+    and its search index (built if need be), and one search (the analyzers, the tables a
+    search reads). `judge app` calls it in a thread of its own once the server is up, while
+    the browser loads the page; the first session then finds them in the cache (a session
+    that asks meanwhile waits for the same computation, not for a second one). A failure is
+    left for the page that meets it to report."""
+    try:
+        judge().search("cimetière")
+    except Exception:
+        log.debug("préparation du premier affichage abandonnée", exc_info=True)
+
+
 def rebuild(step: Callable[[float, str], object] | None = None) -> Judge:
     """Open the Judge of the store as it is now and build its search index, then make it the
     one every session reads. `step(fraction, message)` is called between stages (for a

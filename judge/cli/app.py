@@ -1,14 +1,16 @@
 """`judge app [--port N] [--address A]`: start the installed app (`streamlit run` of the
-ui/app.py installed beside this package) from any folder and any install (checkout, editable,
-wheel, `--user`). The settings of the checkout's .streamlit/config.toml are passed on the
-command line, so that they hold wherever the app is started from."""
+ui/app.py installed beside this package, in this process) from any folder and any install
+(checkout, editable, wheel, `--user`), the store opened while the browser loads the page. The
+settings of the checkout's .streamlit/config.toml are passed on the command line, so that they
+hold wherever the app is started from."""
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
-import os
 import sys
+import threading
+import time
 from pathlib import Path
 
 # .streamlit/config.toml, for an app started from any folder (a test keeps them equal).
@@ -88,7 +90,8 @@ def app_script() -> Path | None:
 
 
 def streamlit_command(script: Path, port: int | None, address: str | None) -> list[str]:
-    argv = [sys.executable, "-m", "streamlit", "run", str(script)]
+    """The arguments of streamlit's command line (`streamlit run …`) for the app."""
+    argv = ["run", str(script)]
     options = [*SETTINGS]
     if port is not None:
         options.append(("server.port", str(port)))
@@ -117,15 +120,34 @@ def run(args: argparse.Namespace) -> int:
 
 
 def launch(argv: list[str]) -> int:
-    """Become streamlit (POSIX: same process, so that a signal sent to `judge app` reaches
-    the server), else run it and wait."""
-    sys.stdout.flush()
-    sys.stderr.flush()
-    if os.name == "posix":
-        os.execv(argv[0], argv)
-    try:
-        import subprocess  # only to start the app: 6 ms for every other command
+    """Run streamlit's command line `argv` in this process (a signal sent to `judge app`
+    reaches the server), the store opened meanwhile (`warm_when_served`)."""
+    from streamlit.web import cli as streamlit_cli
 
-        return subprocess.call(argv)
-    except KeyboardInterrupt:
-        return 130
+    warm_when_served()
+    try:
+        streamlit_cli.main(args=argv, prog_name="streamlit")
+    except SystemExit as stopped:  # click's way out, Ctrl+C included
+        code = stopped.code
+        return code if isinstance(code, int) else (0 if code is None else 1)
+    return 0
+
+
+def warm_when_served(poll: float = 0.02) -> threading.Thread:
+    """Start a thread that waits for the server to be up, then opens the store's Judge and
+    its search index and answers a search (`ui.resources.warm`): while the browser loads
+    the page (a second or so), what the first page reads gets ready (the imports, the
+    indexes, built if need be). Started before the server, it would only slow its start."""
+
+    def wait_then_warm() -> None:
+        from streamlit import runtime
+
+        while not runtime.exists() or runtime.get_instance().state.name == "INITIAL":
+            time.sleep(poll)
+        from ui import resources
+
+        resources.warm()
+
+    thread = threading.Thread(target=wait_then_warm, name="judge-warm", daemon=True)
+    thread.start()
+    return thread

@@ -4,7 +4,6 @@ name). The installed versions run in tests/test_packaging.py."""
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,8 +20,8 @@ def test_app_runs_the_installed_script_with_the_settings(
     monkeypatch.setattr(app, "launch", lambda argv: launched.append(argv) or 0)
     assert main(["app", "--port", "8765", "--address", "127.0.0.1"]) == 0
     (argv,) = launched
-    assert argv[:5] == [sys.executable, "-m", "streamlit", "run", str(ROOT / "ui" / "app.py")]
-    options = dict(zip(argv[5::2], argv[6::2], strict=True))
+    assert argv[:2] == ["run", str(ROOT / "ui" / "app.py")]
+    options = dict(zip(argv[2::2], argv[3::2], strict=True))
     themes = {k: v for k, v in options.items() if k.startswith("--theme.")}
     assert themes["--theme.dark.backgroundColor"] == "#0e1117"
     assert len(themes) == 34
@@ -88,3 +87,54 @@ def test_sba_unknown_name_lists_the_close_ones(
     # A path with a folder keeps the file's own message.
     assert main(["sba", "nulle/part.json"]) == 2
     assert "introuvable" in capsys.readouterr().err
+
+
+def test_app_runs_streamlit_in_this_process_and_gives_its_status(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from streamlit.web import cli as streamlit_cli
+
+    seen: list[tuple[list[str], str]] = []
+    warmed: list[int] = []
+    codes = iter([None, 3])
+
+    def fake_main(args: list[str], prog_name: str) -> None:
+        seen.append((args, prog_name))
+        raise SystemExit(next(codes))
+
+    monkeypatch.setattr(streamlit_cli, "main", fake_main)
+    monkeypatch.setattr(app, "warm_when_served", lambda: warmed.append(1))
+    assert app.launch(["run", "ui/app.py"]) == 0
+    assert app.launch(["run", "ui/app.py"]) == 3
+    assert seen == [(["run", "ui/app.py"], "streamlit")] * 2 and warmed == [1, 1]
+
+
+def test_the_store_is_opened_once_the_server_is_up_not_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from types import SimpleNamespace
+
+    from streamlit import runtime
+
+    from ui import resources
+
+    # The server's states as `judge app` meets them: no runtime, then starting, then up.
+    states = iter([None, None, "INITIAL", "INITIAL", "NO_SESSIONS_CONNECTED"])
+    now: list[str | None] = [None]
+    asked: list[str | None] = []
+
+    def exists() -> bool:
+        now[0] = next(states, "NO_SESSIONS_CONNECTED")
+        asked.append(now[0])
+        return now[0] is not None
+
+    monkeypatch.setattr(runtime, "exists", exists)
+    monkeypatch.setattr(
+        runtime, "get_instance", lambda: SimpleNamespace(state=SimpleNamespace(name=now[0]))
+    )
+    warmed: list[list[str | None]] = []
+    monkeypatch.setattr(resources, "warm", lambda: warmed.append(list(asked)))
+    thread = app.warm_when_served(poll=0.001)
+    thread.join(10)
+    assert not thread.is_alive()
+    assert warmed == [[None, None, "INITIAL", "INITIAL", "NO_SESSIONS_CONNECTED"]]

@@ -42,7 +42,7 @@ def test_readme_opens_with_two_commands() -> None:
     blocks = re.findall(r"```(?:sh|bash)\n(.*?)```", README, re.S)
     first = [line for line in blocks[0].splitlines() if line.strip()]
     assert len(first) == 2
-    assert "streamlit run ui/app.py" in first[0]
+    assert first[0].endswith("pip install -e . && judge app")
     assert "pytest" in first[1]
     assert README.index("```") < README.index("\n## ")
 

@@ -1,4 +1,5 @@
-"""Start `streamlit run ui/app.py` on a free local port and drive it with Debian's Chromium.
+"""Start `judge app` (streamlit, ui/app.py) on a free local port; drive it with Debian's
+Chromium.
 
 Shared by tests/ui/test_browser.py and tests/bench/bench_app.py."""
 
@@ -70,14 +71,9 @@ def streamlit_server(
     `started(pid)` is told the server's process id (a bench reads its CPU time)."""
     port = free_port()
     env = {**os.environ, "JUDGE_HOME": str(home), "PYTHONUNBUFFERED": "1"}
-    cmd = [
-        sys.executable, "-m", "streamlit", "run", "ui/app.py",
-        "--server.headless", "true",
-        "--server.port", str(port),
-        "--server.address", "127.0.0.1",
-        "--browser.gatherUsageStats", "false",
-        "--server.fileWatcherType", "none",
-    ]  # fmt: skip
+    # As the README starts it: `judge app` (the checkout's settings, the store opened while
+    # the browser loads the page).
+    cmd = [sys.executable, "-m", "judge", "app", "--port", str(port), "--address", "127.0.0.1"]
     out = log.open("wb") if log else subprocess.DEVNULL
     proc = subprocess.Popen(
         cmd, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True

@@ -10,13 +10,16 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from judge import Judge, JudgeError, Rule, RuleView
+from judge.rules import store
 from tests.ui.conftest import ROOT, heading, open_page, shown
+from tests.ui.server import streamlit_server
 from ui import links
 
 # Modules a search does not need: the board engine (sandbox) and the concordance (rule pages,
@@ -118,3 +121,15 @@ def test_the_favicon_is_the_emoji_without_streamlits_emoji_catalogue(tmp_path: P
     )
     assert favicon.isascii() and favicon.startswith("<svg ")
     assert re.findall(r"<text[^>]*>(.*)</text>", html.unescape(favicon)) == ["⚖️"]
+
+
+def test_judge_app_builds_what_the_first_page_reads_before_any_session(tmp_path: Path) -> None:
+    # No browser, no session: once the server is up, `judge app` opens the store and builds
+    # the search index of an empty home all the same, while a browser would load the page.
+    home = tmp_path / "home"
+    views = store.cache_dir(home) / "search" / "views"
+    with streamlit_server(home):
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not list(views.glob("*.bin")):
+            time.sleep(0.2)
+        assert list(views.glob("*.bin")), "index de recherche non construit"
