@@ -1413,10 +1413,15 @@ class Searcher:
         else:
             para = min(info.para, len(rule.paragraphs) - 1)
             segments = snippet(rule.paragraphs[para].text, terms[lang], lang)
-        return replace(self._rule_hit(rule, "text", segments, score), also=also)
+        return self._rule_hit(rule, "text", segments, score, also)
 
     def _rule_hit(
-        self, rule: Rule, kind: HitKind, segments: tuple[Segment, ...], score: float
+        self,
+        rule: Rule,
+        kind: HitKind,
+        segments: tuple[Segment, ...],
+        score: float,
+        also: tuple[tuple[str, str], ...] = (),
     ) -> Hit:
         """A hit on a rule: its title (else its section's) and breadcrumb, one walk up."""
         crumbs = self.index.breadcrumb(rule)
@@ -1426,7 +1431,15 @@ class Searcher:
             f"{r.number}. {t}" if t else r.number for r, t in zip(crumbs[:-1], titles, strict=False)
         )
         return Hit(
-            rule.edition, rule.number, kind, title, breadcrumb, segments, score, self._lang(rule)
+            rule.edition,
+            rule.number,
+            kind,
+            title,
+            breadcrumb,
+            segments,
+            score,
+            self._lang(rule),
+            also,
         )
 
     def _number_hits(
