@@ -1,5 +1,5 @@
 """`python -m judge`: the same as the `judge` command."""
 
-from judge.cli import main
+from judge.cli import entry
 
-raise SystemExit(main())
+raise SystemExit(entry())

@@ -7,6 +7,7 @@ French message on stderr and exit status 2, never a traceback."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -84,9 +85,31 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def entry() -> int:
+    """The `judge` command (its console script, `python -m judge`): `main`, then the exit,
+    without the interpreter's teardown after a command that leaves a large heap."""
+    return main(exit_now=True)
+
+
+def main(argv: Sequence[str] | None = None, *, exit_now: bool = False) -> int:
+    """Run the command `argv` (default: the process's arguments) and return its status.
+    `exit_now`: a command marked `quick_exit` (`judge export`: 300,000 objects and 36 MB)
+    ends the process once its output is flushed; the teardown would collect and free its
+    objects one by one (0.2 s) for a process that ends anyway."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    status = _run(args)
+    if exit_now and getattr(args, "quick_exit", False):
+        try:
+            sys.stdout.flush()
+            sys.stderr.flush()
+        except (BrokenPipeError, ValueError):  # a reader gone, a stream closed: as `_run`
+            pass
+        os._exit(status)
+    return status
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         status: int = args.func(args)
     except JudgeError as exc:

@@ -89,7 +89,8 @@ def document(bodies: Iterable[bytes]) -> bytes:
     """The JSON list of the rows of every body (`edition_json`) as json.dumps(indent=2)
     writes it, without a final newline."""
     parts = [body for body in bodies if body]
-    return b"[\n" + b",\n".join(parts) + b"\n]" if parts else b"[]"
+    # joined, not added: one copy of an edition's 36 MB rather than one per `+`
+    return b"".join([b"[\n", b",\n".join(parts), b"\n]"]) if parts else b"[]"
 
 
 def edition_json(
@@ -196,7 +197,8 @@ def _rendered_in_two(conc: Concordance, edition_id: str, in_child: InChild) -> b
         os.close(read)
         body = _rendered(conc, edition_id, theirs)
         with open(write, "wb") as out:
-            out.write(len(body).to_bytes(8, "big") + body)
+            out.write(len(body).to_bytes(8, "big"))
+            out.write(body)
 
     pid = in_child(child)
     os.close(write)
@@ -204,14 +206,15 @@ def _rendered_in_two(conc: Concordance, edition_id: str, in_child: InChild) -> b
     try:
         with open(read, "rb") as received:
             parts = [_rendered(conc, edition_id, mine)]
+            head = received.read(8) if pid is not None else b""
             sent = received.read() if pid is not None else b""
     finally:
         if pid is not None:
             with contextlib.suppress(ChildProcessError):
                 status = os.waitpid(pid, 0)[1]
-    whole = len(sent) >= 8 and int.from_bytes(sent[:8], "big") == len(sent) - 8
+    whole = len(head) == 8 and int.from_bytes(head, "big") == len(sent)
     if status == 0 and whole:
-        parts.append(sent[8:])
+        parts.append(sent)
     else:
         parts.append(_rendered(conc, edition_id, theirs))
     return _joined([*parts, _glossary(edition)])
