@@ -73,7 +73,7 @@ def add_parser(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) 
         default=None,
         help="adresse d'écoute (par défaut : toutes ; 127.0.0.1 pour ce seul ordinateur)",
     )
-    p.set_defaults(func=run)
+    p.set_defaults(func=run, quick_exit=False)  # the server stops on its own
 
 
 def app_script() -> Path | None:

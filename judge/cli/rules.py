@@ -101,7 +101,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
     p = sub.add_parser("export", help="tout l'index en JSON")
     p.add_argument("--edition", metavar="ID", action="append", help="édition(s) à exporter")
-    p.set_defaults(func=cmd_export, quick_exit=True)
+    p.set_defaults(func=cmd_export)
 
     p = sub.add_parser("ingest", help="importer des documents de règles (fichiers ou dossiers)")
     p.add_argument(
