@@ -129,6 +129,8 @@ def launch(argv: list[str]) -> int:
         streamlit_cli.main(args=argv, prog_name="streamlit")
     except SystemExit as stopped:  # click's way out, Ctrl+C included
         code = stopped.code
+        if isinstance(code, str):  # a message instead of a status, as Python would show it
+            print(code, file=sys.stderr)
         return code if isinstance(code, int) else (0 if code is None else 1)
     return 0
 
@@ -144,6 +146,8 @@ def warm_when_served(poll: float = 0.02) -> threading.Thread:
 
         while not runtime.exists() or runtime.get_instance().state.name == "INITIAL":
             time.sleep(poll)
+        if runtime.get_instance().state.name in ("STOPPING", "STOPPED"):
+            return  # stopped while starting (Ctrl+C): nothing to get ready for
         from ui import resources
 
         resources.warm()

@@ -276,8 +276,10 @@ _BOOL_JSON = (b"false", b"true")
 class _LinksJson:
     """The links of a rule as `orjson.dumps(OPT_INDENT_2)` writes the list of their
     `Link.to_dict` at the place of `rule_dict`'s counterparts (tests/rules/
-    test_export_bulk.py compares a whole export to json.dumps). The strings, confidences
-    and `via`s met are written once: a walk meets a few thousand of them, 60,000 times."""
+    test_export_json.py compares them, test_export_bulk.py a whole export to json.dumps).
+    The strings, confidences and `via`s met are written once: a walk meets a few thousand
+    of them, 60,000 times. The rows are as the concordance makes them: each confidence a
+    float in 0-1 (`clamped`: never -0.0), each flag a bool."""
 
     def __init__(self, edition_id: str) -> None:
         self._quoted: dict[str, bytes] = {}

@@ -9,13 +9,17 @@ a first search (issue 14: ≤ 0.5 s).
 While `imported` imports a module, stand-ins take their place in `sys.modules`: a
 `urlretrieve` that imports the real one when called, and functools' `cached_property`. They
 are taken out right after, so any later import gets the real modules; a module already
-imported is never replaced."""
+imported is never replaced. `sys.modules` is the process's: a thread that imported
+`urllib.request` or `cached_property` during that window would get the stand-in, so
+`judge.search` is best imported before threads start (the app's server has imported
+urllib.request before, and nothing else in judge or Streamlit imports cached_property)."""
 
 from __future__ import annotations
 
 import functools
 import importlib
 import sys
+import threading
 from types import ModuleType
 from typing import Any
 
@@ -39,6 +43,14 @@ def imported(name: str) -> ModuleType:
     known = sys.modules.get(name)
     if known is not None:
         return known
+    with _LOCK:  # two callers at once: one places and takes out the stand-ins
+        return _import_with_stand_ins(name)
+
+
+_LOCK = threading.RLock()
+
+
+def _import_with_stand_ins(name: str) -> ModuleType:
     placed: dict[str, ModuleType] = {}
     for importer, (missing, names) in _STAND_INS.items():
         if importer not in sys.modules and missing not in sys.modules:

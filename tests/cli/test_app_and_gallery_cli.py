@@ -138,3 +138,40 @@ def test_the_store_is_opened_once_the_server_is_up_not_before(
     thread.join(10)
     assert not thread.is_alive()
     assert warmed == [[None, None, "INITIAL", "INITIAL", "NO_SESSIONS_CONNECTED"]]
+
+
+def test_a_server_stopped_while_starting_is_not_warmed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from types import SimpleNamespace
+
+    from streamlit import runtime
+
+    from ui import resources
+
+    states = iter(["INITIAL", "STOPPED"])
+    now = SimpleNamespace(name="INITIAL")
+
+    def exists() -> bool:
+        now.name = next(states, "STOPPED")
+        return True
+
+    monkeypatch.setattr(runtime, "exists", exists)
+    monkeypatch.setattr(runtime, "get_instance", lambda: SimpleNamespace(state=now))
+    warmed: list[int] = []
+    monkeypatch.setattr(resources, "warm", lambda: warmed.append(1))
+    thread = app.warm_when_served(poll=0.001)
+    thread.join(10)
+    assert not thread.is_alive() and warmed == []
+
+
+def test_a_message_streamlit_exits_with_is_shown(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from streamlit.web import cli as streamlit_cli
+
+    def refuses(args: list[str], prog_name: str) -> None:
+        raise SystemExit("option refusée")
+
+    monkeypatch.setattr(streamlit_cli, "main", refuses)
+    monkeypatch.setattr(app, "warm_when_served", lambda: None)
+    assert app.launch(["run", "ui/app.py"]) == 1
+    assert "option refusée" in capsys.readouterr().err
