@@ -1,8 +1,8 @@
 """The app in a real browser (Debian's Chromium, headless), as a judge uses it:
 
-1. from `judge app` (as the README starts it) to the first search results on screen, from a cold start with an
-   empty JUDGE_HOME (no cached rule index, no search index on disk), then again with a new
-   server on the indexes now on disk;
+1. from `judge app` (as the README starts it) to the first search results on screen, from a
+   cold start with an empty JUDGE_HOME (no cached rule index, no search index on disk), then
+   again with a new server on the indexes now on disk;
 2. from Enter in the search box to the results (every query, several passes);
 3. search, click on the first result, Back, in one visit: from the click to the rule's text on
    screen, and to the end of the page's run (history, counterparts, neighbourhood: drawn
