@@ -72,46 +72,43 @@ def test_a_search_prepares_the_first_rule_page_in_the_background(
     assert ("judge-prepare", "704.5h") in seen, seen
 
 
-def test_the_first_page_of_a_process_skips_streamlits_repl_check(tmp_path: Path) -> None:
-    # inspect.stack() on the first element of a process: 0.05 to 0.1 s for a warning that
-    # `streamlit run` never gives. A fresh process, since the check is once per process.
+def first_page_in_a_fresh_process(home: Path, before: str, shown: str) -> list[str]:
+    """Run the app's first page (a search) in a new interpreter: `before` runs first, then
+    the words of `shown` (an expression) are printed with whether the page has results."""
     code = (
         "import os, sys\n"
-        f"os.environ['JUDGE_HOME'] = {str(tmp_path)!r}\n"
-        "from streamlit import env_util\n"
-        "calls = []\n"
-        "real = env_util.is_repl\n"
-        "env_util.is_repl = lambda: calls.append(1) or real()\n"
+        f"os.environ['JUDGE_HOME'] = {str(home)!r}\n"
+        f"{before}"
         "from streamlit.testing.v1 import AppTest\n"
         f"at = AppTest.from_file({str(ROOT / 'ui' / 'app.py')!r}, default_timeout=60)\n"
         "at.query_params['q'] = 'poison'\n"
         "at.run()\n"
         "assert not at.exception, at.exception\n"
-        "print(len(calls), len(at.get('flex_container')) > 0)\n"
+        f"print({shown}, len(at.get('flex_container')) > 0)\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
-    assert out.stdout.split() == ["0", "True"], out.stdout + out.stderr
+    return out.stdout.split() or [out.stderr]
+
+
+def test_the_first_page_of_a_process_skips_streamlits_repl_check(tmp_path: Path) -> None:
+    # inspect.stack() on the first element of a process: 0.05 to 0.1 s for a warning that
+    # `streamlit run` never gives. A fresh process, since the check is once per process.
+    before = (
+        "from streamlit import env_util\n"
+        "calls = []\n"
+        "real = env_util.is_repl\n"
+        "env_util.is_repl = lambda: calls.append(1) or real()\n"
+    )
+    assert first_page_in_a_fresh_process(tmp_path, before, "len(calls)") == ["0", "True"]
 
 
 def test_the_favicon_is_the_emoji_without_streamlits_emoji_catalogue(tmp_path: Path) -> None:
     # An emoji string as page_icon makes Streamlit load (and compile a regex of) every emoji;
     # the same emoji as an SVG in ASCII does not. A fresh process: the catalogue stays loaded.
-    code = (
-        "import os, sys\n"
-        f"os.environ['JUDGE_HOME'] = {str(tmp_path)!r}\n"
-        "from streamlit.testing.v1 import AppTest\n"
-        f"at = AppTest.from_file({str(ROOT / 'ui' / 'app.py')!r}, default_timeout=60)\n"
-        "at.query_params['q'] = 'poison'\n"
-        "at.run()\n"
-        "assert not at.exception, at.exception\n"
-        "print('streamlit.emojis' in sys.modules, len(at.get('flex_container')) > 0)\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert out.stdout.split() == ["False", "True"], out.stdout + out.stderr
+    loaded = "'streamlit.emojis' in sys.modules"
+    assert first_page_in_a_fresh_process(tmp_path, "", loaded) == ["False", "True"]
     favicon = ast.literal_eval(
         next(
             node.value
