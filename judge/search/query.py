@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 import numpy as np
 
 from judge.rules.index import RuleIndex
-from judge.rules.model import LazyRules, Rule
+from judge.rules.model import LazyRules, Rule, text_sections
 from judge.rules.numbers import canonical, nearest_parent
 from judge.search import analysis
 from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token, normalize
@@ -93,6 +93,10 @@ SYNONYM = 0.7  # weight of another wording of a glossary term in the same langua
 TRANSLATED = 0.7  # weight of a glossary translation against the words as typed
 WEAK = 0.3  # weight of a word that frames a question (mots-de-question.txt)
 OLD_WORDING = 0.5  # an older edition's wording of a term the query wrote in today's words
+# a rule no longer in force: no copy in the newest edition of its language that has text in
+# its section, nor in a newer one (2008's 502.9e, removed in 2009), unless old wording or an
+# edition was asked
+REMOVED = 0.6
 RELATED = 0.3  # weight of what a glossary term is looked up with (répondre → pile)
 RELATED_ALONE = 0.7  # the same, when no document has the term itself
 # paragraph text, section titles above it, title of a rule known only by its title
@@ -309,10 +313,12 @@ class _Ranked(NamedTuple):  # a tuple: hundreds are made per query
 
 @dataclass(frozen=True)
 class _Preference:
-    """Which copy of a rule leads: the query's language, and whether old wording was used."""
+    """Which copy of a rule leads: the query's language, and whether old wording was used;
+    whether older editions may lead at all (`in_force`: no old wording, no edition filter)."""
 
     language: str
     old: bool
+    in_force: bool = False
 
 
 _EMPTY_MESSAGE = "Requête vide : tapez un numéro de règle (704.5g) ou des mots du texte des règles."
@@ -476,6 +482,10 @@ class Searcher:
         self._group_numbers: dict[Hashable, int] = {}
         self._doc_groups = np.full(len(self._docs), -1, dtype=np.int64)
         self._doc_positions = np.full(len(self._docs), -1, dtype=np.int64)
+        # and the newest edition where its rule would be if still in force (-2 until known)
+        self._doc_in_force = np.full(len(self._docs), -2, dtype=np.int64)
+        self._covering: dict[tuple[str, str], int] = {}
+        self._sections: dict[str, frozenset[str]] = {}
         self._has_text = np.frombuffer(self._opened.title_only, dtype=np.uint8) == 0
 
     @property
@@ -557,7 +567,8 @@ class Searcher:
             msg = "Aucun mot significatif dans la requête (seulement des mots vides)."
             return SearchResult(query, None, " ".join([*notes, msg]), tuple(number_hits[:limit]))
 
-        prefer = _Preference(query_language, any(c.old for c in concepts))
+        old = any(c.old for c in concepts)
+        prefer = _Preference(query_language, old, in_force=not old and not editions)
         text_hits, missing = self._text_hits(concepts, words, editions, language, limit, prefer)
         seen = {(h.edition, h.rule) for h in number_hits}
         text_hits = [h for h in text_hits if (h.edition, h.rule) not in seen]
@@ -1102,6 +1113,9 @@ class Searcher:
                     tuple((m[1].edition, m[1].rule) for m in members if m[1] is not lead),
                 )
                 rank = (-lead.score, rank[1], rank[2])
+            if prefer.in_force and not self._in_force(lead, members):
+                lead = lead._replace(score=lead.score * REMOVED)
+                rank = (-lead.score, rank[1], rank[2])
             newest = rank[1] if lead.exact and newest_first else 0
             merged.append(((not lead.has_text, not lead.exact, newest, *rank), lead))
         merged.sort(key=itemgetter(0))
@@ -1134,8 +1148,15 @@ class Searcher:
         leads = ranking[np.searchsorted(group[ranking], np.arange(len(first)))]
         group_text = np.bincount(group, weights=has_text, minlength=len(first)) > 0
         best = first[appearance]  # each group's best score: its first in order
+        weight = np.ones(len(first))
+        if prefer.in_force:
+            where = self._in_force_codes(docs[leads])  # each group's: -1, a glossary entry
+            # a copy in that edition or a newer one (a contents-only title of the newest)
+            held = np.bincount(group, weights=editions <= where[group], minlength=len(first))
+            weight[(held == 0) & (where >= 0)] = REMOVED
+        best_scores = scores[best] * weight
         # tiers: rules with text first, then best score, newest edition, document order
-        tiers = np.lexsort((positions[leads], editions[leads], -scores[best], ~group_text)).tolist()
+        tiers = np.lexsort((positions[leads], editions[leads], -best_scores, ~group_text)).tolist()
         members = np.argsort(group, kind="stable")
         starts = np.searchsorted(group[members], np.arange(len(first) + 1)).tolist()
         members_list = members.tolist()
@@ -1152,7 +1173,7 @@ class Searcher:
             )
             out.append(
                 _Ranked(
-                    float(scores[best[g]]),
+                    float(best_scores[g]),
                     info.edition,
                     info.rule,
                     info,
@@ -1185,6 +1206,55 @@ class Searcher:
             number = numbers.setdefault(key, len(numbers))
             found[i] = self._doc_groups[d] = number
         return found
+
+    def _in_force(
+        self, lead: _Ranked, members: list[tuple[tuple[float, int, int], _Ranked]]
+    ) -> bool:
+        """Whether a group of copies has one in the edition where its rule would be if still
+        in force (`_in_force_codes`, from the copy that leads) or in a newer one, or is a
+        glossary entry."""
+        if lead.info.kind == "glossary":
+            return True
+        where = self._newest_with(self._language_of[lead.edition], lead.rule.split(".")[0])
+        codes = self._order  # newest first: a copy in that edition or a newer one
+        return where < 0 or any(codes.get(m.edition, 99) <= where for _, m in members)
+
+    def _in_force_codes(self, docs: NDArray[np.int64]) -> NDArray[np.int64]:
+        """For each document, the code (`_order`) of the newest edition of its language with
+        text in its rule's section: where its rule is, if still in force (-1: a glossary
+        entry, or no such edition). Remembered per document."""
+        found = self._doc_in_force[docs]
+        for i in np.flatnonzero(found == -2).tolist():
+            d = int(docs[i])
+            info = self._docs[d]
+            code = -1
+            if info.kind != "glossary":
+                code = self._newest_with(self._language_of[info.edition], info.rule.split(".")[0])
+            found[i] = self._doc_in_force[d] = code
+        return found
+
+    def _newest_with(self, language: str, section: str) -> int:
+        """The code of the newest edition of `language` with text in `section` (-1: none)."""
+        key = (language, section)
+        known = self._covering.get(key)
+        if known is None:
+            known = -1
+            for ed in self.index.editions:  # newest first
+                if ed.language != language:
+                    continue
+                if section in self._sections_with_text(ed.id):
+                    known = self._order[ed.id]
+                    break
+            self._covering[key] = known
+        return known
+
+    def _sections_with_text(self, edition: str) -> frozenset[str]:
+        known = self._sections.get(edition)
+        if known is None:
+            rules = self._rules_of[edition]
+            stored = rules.sections if isinstance(rules, LazyRules) else None
+            known = self._sections[edition] = stored if stored is not None else text_sections(rules)
+        return known
 
     def _representative(self, r: _Ranked, prefer: _Preference) -> tuple[object, ...]:
         if prefer.old:

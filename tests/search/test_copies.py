@@ -62,6 +62,17 @@ def renumbered(en_index: RuleIndex, search_home: Path) -> Iterator[Searcher]:
         yield s
 
 
+@pytest.mark.parametrize("query", ["dégâts de piétinement", "trample damage assignment"])
+def test_a_rule_no_longer_in_force_does_not_lead(en_searcher: Searcher, query: str) -> None:
+    """2008's 502.9e (damage from attackers without trample) was removed in 2009: the 2011
+    edition has text in section 502 and no copy of it. It matches the words best, yet the
+    rules in force lead; it leads again when its edition is asked for."""
+    found = keys(en_searcher.search(query))
+    assert found[0].startswith("en-2011-09-30/702.18") and "en-2008-07-15/502.9e" in found[:5]
+    asked = keys(en_searcher.search(query, editions=["en-2008-07-15"]))
+    assert asked[0] == "en-2008-07-15/502.9e"
+
+
 def test_the_group_key_is_the_callers(renumbered: Searcher) -> None:
     modern = renumbered.search("jeton dans une zone autre que le champ de bataille").hits[0]
     assert (modern.edition, modern.rule) == ("fr-2024", "704.5d")
