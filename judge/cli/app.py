@@ -116,7 +116,35 @@ def run(args: argparse.Namespace) -> int:
     if importlib.util.find_spec("streamlit") is None:
         print("Erreur : streamlit n'est pas installé (pip install streamlit)", file=sys.stderr)
         return 2
+    refused = unusable(args.address, args.port)
+    if refused is not None:
+        print(f"Erreur : {refused}", file=sys.stderr)
+        return 2
     return launch(streamlit_command(script, args.port, args.address))
+
+
+def unusable(address: str | None, port: int | None) -> str | None:
+    """Why the server could not listen on `address`:`port` (None: it can, or nothing was
+    asked), in French, before Streamlit starts: its own messages are in English, or a
+    system error that names neither."""
+    import socket  # only here: the other commands do not listen
+
+    host = address if address is not None else "0.0.0.0"
+    try:
+        found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        return f"--address {address} : adresse inconnue de ce système ({exc})"
+    if port is None:  # Streamlit takes the next free port after 8501 by itself
+        return None
+    family, kind, proto, _name, where = found[0]
+    with socket.socket(family, kind, proto) as probe:
+        # as the server will (uvicorn): a port left in TIME_WAIT is free, a listening one not
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(where)
+        except OSError as exc:
+            return f"--port {port} : le port n'est pas libre sur {host} ({exc.strerror or exc})"
+    return None
 
 
 def launch(argv: list[str]) -> int:

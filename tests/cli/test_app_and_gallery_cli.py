@@ -61,6 +61,27 @@ def test_app_refuses_a_bad_port(capsys: pytest.CaptureFixture[str]) -> None:
     assert "--port 70000 invalide" in capsys.readouterr().err
 
 
+def test_app_refuses_an_unknown_address_and_a_port_in_use(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    launched: list[list[str]] = []
+    monkeypatch.setattr(app, "launch", lambda argv: launched.append(argv) or 0)
+    assert main(["app", "--address", "300.1.1.1"]) == 2
+    assert "--address 300.1.1.1 : adresse inconnue" in capsys.readouterr().err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["app", "--port", str(port), "--address", "127.0.0.1"]) == 2
+    assert f"--port {port} : le port n'est pas libre sur 127.0.0.1" in capsys.readouterr().err
+    assert launched == []
+    # free again: the server may start
+    assert main(["app", "--port", str(port), "--address", "127.0.0.1"]) == 0
+    assert len(launched) == 1
+
+
 def test_sba_finds_a_gallery_board_by_name(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
