@@ -169,6 +169,14 @@ def text_sections(rules: Mapping[str, Rule]) -> frozenset[str]:
     )
 
 
+def covered_sections(ed: Edition) -> frozenset[str]:
+    """The sections of `ed` that have a rule with text (read from the cache header when the
+    edition is not loaded)."""
+    if isinstance(ed.rules, LazyRules) and ed.rules.sections is not None:
+        return ed.rules.sections
+    return text_sections(ed.rules)
+
+
 # What the concordance asks of a rule of another edition, kept in the cache beside each rule
 # number (`rule_facts`) so that it reads no rule for it: bits of an int.
 HAS_TEXT = 1  # a rule or sub-rule with a text of its own (not a title, not a section)

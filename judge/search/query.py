@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 import numpy as np
 
 from judge.rules.index import RuleIndex
-from judge.rules.model import LazyRules, Rule, text_sections
+from judge.rules.model import LazyRules, Rule, covered_sections
 from judge.rules.numbers import canonical, nearest_parent
 from judge.search import analysis
 from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token, normalize
@@ -1213,9 +1213,7 @@ class Searcher:
         """Whether a group of copies has one in the edition where its rule would be if still
         in force (`_in_force_codes`, from the copy that leads) or in a newer one, or is a
         glossary entry."""
-        if lead.info.kind == "glossary":
-            return True
-        where = self._newest_with(self._language_of[lead.edition], lead.rule.split(".")[0])
+        where = self._in_force_code(lead.info)
         codes = self._order  # newest first: a copy in that edition or a newer one
         return where < 0 or any(codes.get(m.edition, 99) <= where for _, m in members)
 
@@ -1226,12 +1224,13 @@ class Searcher:
         found = self._doc_in_force[docs]
         for i in np.flatnonzero(found == -2).tolist():
             d = int(docs[i])
-            info = self._docs[d]
-            code = -1
-            if info.kind != "glossary":
-                code = self._newest_with(self._language_of[info.edition], info.rule.split(".")[0])
-            found[i] = self._doc_in_force[d] = code
+            found[i] = self._doc_in_force[d] = self._in_force_code(self._docs[d])
         return found
+
+    def _in_force_code(self, info: DocInfo) -> int:
+        if info.kind == "glossary":
+            return -1
+        return self._newest_with(self._language_of[info.edition], info.rule.split(".")[0])
 
     def _newest_with(self, language: str, section: str) -> int:
         """The code of the newest edition of `language` with text in `section` (-1: none)."""
@@ -1242,18 +1241,16 @@ class Searcher:
             for ed in self.index.editions:  # newest first
                 if ed.language != language:
                     continue
-                if section in self._sections_with_text(ed.id):
+                if section in self._sections_of(ed.id):
                     known = self._order[ed.id]
                     break
             self._covering[key] = known
         return known
 
-    def _sections_with_text(self, edition: str) -> frozenset[str]:
+    def _sections_of(self, edition: str) -> frozenset[str]:
         known = self._sections.get(edition)
         if known is None:
-            rules = self._rules_of[edition]
-            stored = rules.sections if isinstance(rules, LazyRules) else None
-            known = self._sections[edition] = stored if stored is not None else text_sections(rules)
+            known = self._sections[edition] = covered_sections(self.index.edition(edition))
         return known
 
     def _representative(self, r: _Ranked, prefer: _Preference) -> tuple[object, ...]:

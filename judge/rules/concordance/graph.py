@@ -18,15 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from judge.rules.concordance.curated import CuratedData
 from judge.rules.concordance.similarity import section_of
-from judge.rules.model import Edition, LazyRules, text_sections
-
-
-def covered_sections(ed: Edition) -> frozenset[str]:
-    """The sections of `ed` that have a rule with text (read from the cache header when the
-    edition is not loaded)."""
-    if isinstance(ed.rules, LazyRules) and ed.rules.sections is not None:
-        return ed.rules.sections
-    return text_sections(ed.rules)
+from judge.rules.model import Edition
 
 
 def oldest_first(editions: Iterable[Edition]) -> list[Edition]:

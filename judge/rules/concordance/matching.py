@@ -20,7 +20,7 @@ import orjson
 
 from judge.rules.cache import publish
 from judge.rules.concordance.curated import CuratedData, CuratedLink, load_curated
-from judge.rules.concordance.graph import covered_sections, direct_pairs
+from judge.rules.concordance.graph import direct_pairs
 from judge.rules.concordance.links import (
     METHOD_RANK,
     METHODS,
@@ -46,6 +46,7 @@ from judge.rules.model import (
     PRESENT,
     Edition,
     LazyRules,
+    covered_sections,
     rule_facts,
 )
 from judge.rules.numbers import canonical, kind_of, parent, sort_key
