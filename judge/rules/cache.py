@@ -73,6 +73,7 @@ STALE_TMP_SECONDS = 300.0
 TMP_PREFIX = "rules-"
 
 _HEX = re.compile(r"[0-9a-f]*")
+_HEX_VALUES = bytes.maketrans(b"0123456789abcdef", bytes(range(16)))
 _CACHE_NAME = re.compile(r"[0-9a-f]{64}\.(json|pickle)")
 _TMP_NAME = re.compile(r"(rules-|tmp)[A-Za-z0-9_]+\.tmp")
 
@@ -202,7 +203,10 @@ class EditionFile:
         if numbers is None:
             return None
         if self._facts is None:
-            self._facts = {n: int(f, 16) for n, f in zip(numbers, self._raw_facts, strict=True)}
+            # one hex digit a rule, turned into its value by a table, in C: an export reads
+            # those of 28 editions
+            values = self._raw_facts.encode("ascii").translate(_HEX_VALUES)
+            self._facts = dict(zip(numbers, values, strict=True))
         return self._facts
 
     def numbers(self) -> dict[str, int] | None:

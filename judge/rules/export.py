@@ -8,9 +8,10 @@ import hashlib
 import os
 import time
 import zlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 import orjson
 
@@ -78,27 +79,35 @@ def glossary_to_dict(entry: GlossaryEntry) -> dict[str, Any]:
 
 # -- a whole edition as `judge export` writes it, kept on disk --
 
-_EXPORT_FORMAT = b"judge-export-4"
+_EXPORT_FORMAT = b"judge-export-5"
 _EXPORT_KEEP_SECONDS = 7 * 24 * 3600.0  # other editions' older files (removed, older code) go
 _EXPORT_SUFFIX = ".json.z"
 # Runs its work in a forked process and gives its pid; None: nothing run (`session._in_child`).
 InChild = Callable[[Callable[[], None]], "int | None"]
 
 
-def document(bodies: Iterable[bytes]) -> bytes:
-    """The JSON list of the rows of every body (`edition_json`) as json.dumps(indent=2)
-    writes it, without a final newline."""
-    parts = [body for body in bodies if body]
-    # joined, not added: one copy of an edition's 36 MB rather than one per `+`
-    return b"".join([b"[\n", b",\n".join(parts), b"\n]"]) if parts else b"[]"
+# A piece of an export's bytes: a slice of a larger output is not copied out of it.
+Chunk = bytes | memoryview
+
+
+def document(bodies: Iterable[Sequence[Chunk]]) -> bytes:
+    """The JSON list of the rows of every body (`edition_json`: its chunks end to end) as
+    json.dumps(indent=2) writes it, without a final newline."""
+    out: list[Chunk] = [b"[\n"]
+    for body in bodies:
+        if any(len(chunk) for chunk in body):
+            out += [b",\n", *body] if len(out) > 1 else body
+    # joined once, not added: one copy of an edition's 36 MB rather than one per `+`
+    return b"".join([*out, b"\n]"]) if len(out) > 1 else b"[]"
 
 
 def edition_json(
     conc: Concordance, edition_id: str, folder: Path | None, in_child: InChild | None = None
-) -> bytes:
+) -> list[Chunk]:
     """Every rule of `edition_id` (`rule_to_dict`, with its counterparts: the links of
     `Concordance.rows_of` as `Link.to_dict` writes them) then every glossary entry, as the
-    items of a list that json.dumps(indent=2) writes, joined by ",\n", without the brackets.
+    items of a list that json.dumps(indent=2) writes, joined by ",\n", without the brackets:
+    in chunks, to be put end to end (`document` copies them once).
 
     Kept under `folder`, named by the edition's cache key (its documents and this code) and
     every direct pair's (`direct_pairs_key`): a new edition, a new document or new code
@@ -114,18 +123,57 @@ def edition_json(
         if kept is not None:
             return kept
     # Every rule and the glossary will be read: in one read of the edition's cache, before
-    # the child is forked.
+    # the child is forked; and every side of every pair (the walk file kept if it was not).
     read_whole(edition)
+    conc.read_for_walk(edition_id)
+    pack = path is not None
     if in_child:
-        body = _rendered_in_two(conc, edition_id, in_child)
+        pieces = _rendered_in_two(conc, edition_id, in_child, pack=pack)
     else:
-        body = _joined([_rendered(conc, edition_id, edition.rules), _glossary(edition)])
+        rules, glossary = _rendered(conc, edition_id, edition.rules), _glossary(edition)
+        pieces = [_piece(_separated([rules, glossary]), pack)]
+    body = [chunk for piece in pieces for chunk in piece.raw]
     if path is not None:
-        _write_export(path, edition_id, body)
+        size = sum(len(chunk) for chunk in body)
+        _write_export(path, edition_id, size, [p.packed or _pack(p.raw) for p in pieces])
     return body
 
 
-def _rendered(conc: Concordance, edition_id: str, numbers: Iterable[str]) -> bytes:
+@dataclass(frozen=True, slots=True)
+class _Piece:
+    """A piece of an export's body (its chunks end to end), and its zlib stream when made
+    already (b"": not yet): the file keeps one stream per piece, so that each process packs
+    the piece it wrote."""
+
+    raw: tuple[Chunk, ...]
+    packed: bytes = b""
+
+
+def _piece(raw: Sequence[Chunk], pack: bool) -> _Piece:
+    return _Piece(tuple(raw), _pack(raw) if pack else b"")
+
+
+def _body(pieces: Sequence[_Piece]) -> bytes:
+    return b"".join([chunk for piece in pieces for chunk in piece.raw])
+
+
+def _pack(raw: Sequence[Chunk]) -> bytes:
+    """One zlib stream of the chunks `raw` end to end."""
+    stream = zlib.compressobj(1)
+    return b"".join([*map(stream.compress, raw), stream.flush()])
+
+
+def _separated(parts: Iterable[Chunk], more: bool = False) -> list[Chunk]:
+    """The non-empty `parts` with the items' separator between them, and after the last
+    one when `more` items follow."""
+    out: list[Chunk] = []
+    for part in parts:
+        if len(part):
+            out += [_SEPARATOR, part] if out else [part]
+    return [*out, _SEPARATOR] if out and more else out
+
+
+def _rendered(conc: Concordance, edition_id: str, numbers: Iterable[str]) -> Chunk:
     """The items of the export's list for the rules `numbers` of `edition_id`, with their
     links (`Concordance.rows_of`), as `edition_json` joins them."""
     index = conc.index
@@ -140,19 +188,16 @@ def _rendered(conc: Concordance, edition_id: str, numbers: Iterable[str]) -> byt
     return _items(rows)
 
 
-def _glossary(edition: Edition) -> bytes:
+def _glossary(edition: Edition) -> Chunk:
     return _items([glossary_to_dict(g) for g in edition.glossary])
 
 
-def _items(rows: list[dict[str, Any]]) -> bytes:
-    """`rows` as the items of a list json.dumps(indent=2) writes, without the brackets. The
-    only floats are the links' confidences, rounded to 3 decimals in 0-1: json and orjson
-    write those alike (tests/rules/test_export_bulk.py checks it)."""
-    return orjson.dumps(rows, option=orjson.OPT_INDENT_2)[2:-2] if rows else b""
-
-
-def _joined(parts: Iterable[bytes]) -> bytes:
-    return b",\n".join(part for part in parts if part)
+def _items(rows: list[dict[str, Any]]) -> Chunk:
+    """`rows` as the items of a list json.dumps(indent=2) writes, without the brackets (a
+    view of orjson's output: 18 MB not copied). The only floats are the links'
+    confidences, rounded to 3 decimals in 0-1: json and orjson write those alike
+    (tests/rules/test_export_bulk.py checks it)."""
+    return memoryview(orjson.dumps(rows, option=orjson.OPT_INDENT_2))[2:-2] if rows else b""
 
 
 def recently_exported(conc: Concordance, folder: Path, most: int) -> list[str]:
@@ -179,45 +224,100 @@ def core_to_spare() -> bool:
     return cores > 1 and hasattr(os, "getloadavg") and os.getloadavg()[0] < cores - 0.5
 
 
-def _rendered_in_two(conc: Concordance, edition_id: str, in_child: InChild) -> bytes:
-    """`edition_json`'s body, the rules of the second half walked and written by a child
-    process (`in_child`: forked, on the other core) that sends its bytes back through a
-    pipe; all of them done here when no child runs or it sends nothing whole."""
+def _rendered_in_two(
+    conc: Concordance, edition_id: str, in_child: InChild, *, pack: bool = False
+) -> list[_Piece]:
+    """`edition_json`'s body in pieces: runs of rules (`_runs`), every other one walked,
+    written (and packed, with `pack`) by a child process (`in_child`: forked, on the other
+    core) that sends its bytes back through a pipe, all of them done here when no child
+    runs or it sends nothing whole; then the glossary."""
     edition = conc.index.edition(edition_id)
     numbers = list(edition.rules)
-    mine, theirs = numbers[: len(numbers) // 2], numbers[len(numbers) // 2 :]
+    runs = _runs(numbers)
     # Read once, before the fork, rather than once in each process: the pairs' sides, the
     # edition's rules and who cites them.
     conc.read_for_walk(edition_id)
     if numbers:
         conc.index.cited_by(edition.rules[numbers[0]])
+
+    def piece(place: int) -> _Piece:
+        # ends with the items' separator when an item follows: rules always give one, the
+        # glossary one per entry
+        more = place < len(runs) - 1 or bool(edition.glossary)
+        return _piece(_separated([_rendered(conc, edition_id, runs[place])], more), pack)
+
+    theirs = range(1, len(runs), 2)
     read, write = os.pipe()
+    _widen(write)
 
     def child() -> None:
         os.close(read)
-        body = _rendered(conc, edition_id, theirs)
+        # All packed before any is sent, while the parent packs its own: the parent reads
+        # nothing before then.
+        made = [piece(place) for place in theirs]
         with open(write, "wb") as out:
-            out.write(len(body).to_bytes(8, "big"))
-            out.write(body)
+            for each in made:
+                out.write(sum(len(chunk) for chunk in each.raw).to_bytes(8, "big"))
+                for chunk in each.raw:
+                    out.write(chunk)
+                out.write(len(each.packed).to_bytes(8, "big"))
+                out.write(each.packed)
 
     pid = in_child(child)
     os.close(write)
     status = 1
+    sent: dict[int, _Piece] = {}
     try:
         with open(read, "rb") as received:
-            parts = [_rendered(conc, edition_id, mine)]
-            head = received.read(8) if pid is not None else b""
-            sent = received.read() if pid is not None else b""
+            pieces = {place: piece(place) for place in range(0, len(runs), 2)}
+            glossary = _piece(_separated([_glossary(edition)]), pack)
+            for place in theirs if pid is not None else ():
+                raw = _sized(received)
+                packed = _sized(received) if raw is not None else None
+                if raw is None or packed is None:
+                    break
+                sent[place] = _Piece((raw,), packed)
+            whole = len(sent) == len(theirs) and received.read(1) == b""
     finally:
         if pid is not None:
             with contextlib.suppress(ChildProcessError):
                 status = os.waitpid(pid, 0)[1]
-    whole = len(head) == 8 and int.from_bytes(head, "big") == len(sent)
     if status == 0 and whole:
-        parts.append(sent)
+        pieces |= sent
     else:
-        parts.append(_rendered(conc, edition_id, theirs))
-    return _joined([*parts, _glossary(edition)])
+        pieces |= {place: piece(place) for place in theirs}
+    return [pieces[place] for place in range(len(runs))] + [glossary]
+
+
+# Runs of rules, one in two walked by each process: a rule's cost grows along an edition
+# (the 700s reach the French editions, each a neighbour of 26 English ones), so that
+# halves would leave the first process waiting for the second.
+_RUNS = 8
+
+
+def _runs(numbers: list[str]) -> list[list[str]]:
+    size = max(1, -(-len(numbers) // _RUNS))
+    return [numbers[i : i + size] for i in range(0, len(numbers), size)]
+
+
+_SEPARATOR = b",\n"
+
+
+def _sized(received: BinaryIO) -> bytes | None:
+    """The next bytes the child sent, after their length (8 bytes); None if cut short."""
+    head = received.read(8)
+    size = int.from_bytes(head, "big")
+    data = received.read(size) if len(head) == 8 else b""
+    return data if len(head) == 8 and len(data) == size else None
+
+
+def _widen(pipe: int) -> None:
+    """A pipe of 1 MB rather than 64 KB where Linux allows it: the child's 18 MB then take
+    half the time to come through."""
+    with contextlib.suppress(ImportError, AttributeError, OSError):
+        import fcntl
+
+        fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, 1 << 20)
 
 
 def _prefix(edition_id: str) -> str:
@@ -238,21 +338,35 @@ def _header(edition_id: str, size: int) -> bytes:
     return b"%s %s %d\n" % (_EXPORT_FORMAT, edition_id.encode(), size)
 
 
-def _read_export(path: Path, edition_id: str) -> bytes | None:
+def _read_export(path: Path, edition_id: str) -> list[Chunk] | None:
     """The body kept at `path`, or None (absent, unreadable, not this edition's, or not
-    whole). Not parsed again: zlib's checksum and the length in the header catch a damaged
+    whole). Not parsed again: zlib's checksums and the length in the header catch a damaged
     file, its name a stale one, and parsing 36 MB would cost a third of the export."""
     try:
         data = path.read_bytes()
         header, _, packed = data.partition(b"\n")
-        body = zlib.decompress(packed)
-        if header + b"\n" != _header(edition_id, len(body)):
+        body = _unpacked(packed)
+        size = sum(map(len, body)) if body is not None else -1
+        if body is None or header + b"\n" != _header(edition_id, size):
             return None
     except (OSError, zlib.error):
         return None
     with contextlib.suppress(OSError):  # a cache one may read but not write is still read
         os.utime(path)  # read: among the last used (`recently_exported`)
     return body
+
+
+def _unpacked(packed: bytes) -> list[Chunk] | None:
+    """The zlib streams of `packed` unpacked, in order; None when one is cut short."""
+    parts: list[Chunk] = []
+    rest = packed
+    while rest:
+        stream = zlib.decompressobj()
+        parts.append(stream.decompress(rest))
+        if not stream.eof:
+            return None
+        rest = stream.unused_data
+    return parts
 
 
 # A link's JSON (`Link.to_dict`) where `_items` places a rule's counterparts: each link at
@@ -330,10 +444,11 @@ class _LinksJson:
         return b"[\n" + b",\n".join(links) + b"\n    ]" if links else b"[]"
 
 
-def _write_export(path: Path, edition_id: str, body: bytes) -> None:
-    """Keep `body` at `path` (`publish`: a reader sees all or nothing), then forget the
-    edition's other files; a cache that cannot be written only costs the next export."""
-    publish(path, _header(edition_id, len(body)) + zlib.compress(body, 1))
+def _write_export(path: Path, edition_id: str, size: int, streams: Iterable[bytes]) -> None:
+    """Keep the body of `size` bytes at `path` as the zlib `streams` of its pieces, in
+    order (`publish`: a reader sees all or nothing), then forget the edition's other files;
+    a cache that cannot be written only costs the next export."""
+    publish(path, b"".join([_header(edition_id, size), *streams]))
     prefix = path.name.split("-", 1)[0]
     now = time.time()
     with contextlib.suppress(OSError):

@@ -194,10 +194,12 @@ def test_the_export_document_joins_editions_as_json_does() -> None:
     rows = [[{"a": [1, {"b": "é"}], "c": []}, {}], [], [{"d": None}]]
     bodies = [orjson.dumps(r, option=orjson.OPT_INDENT_2)[2:-2] if r else b"" for r in rows]
     joined = [row for r in rows for row in r]
-    assert export_module.document(bodies).decode() == json.dumps(
-        joined, indent=2, ensure_ascii=False
-    )
-    assert export_module.document([b"", b""]) == b"[]" == json.dumps([]).encode()
+    expected = json.dumps(joined, indent=2, ensure_ascii=False)
+    assert export_module.document([[body] for body in bodies]).decode() == expected
+    # An edition's body comes in chunks (views of larger outputs among them), empty ones too.
+    chunked = [[b"", memoryview(b"__" + body + b"__")[2:-2], b""] for body in bodies]
+    assert export_module.document(chunked).decode() == expected
+    assert export_module.document([[b""], [], [b"", b""]]) == b"[]" == json.dumps([]).encode()
 
 
 def test_without_a_key_nothing_is_kept(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -214,6 +216,12 @@ def test_without_a_key_nothing_is_kept(home: Path, monkeypatch: pytest.MonkeyPat
 
 def steps_files(home: Path) -> list[Path]:
     return sorted((store.cache_dir(home) / "steps").glob("*.json.z"))
+
+
+def forget_walks(home: Path) -> None:
+    """Delete the walk files (`concordance.walk`), which a walk reads before any side's."""
+    for path in (store.cache_dir(home) / "steps").glob("walk-*"):
+        path.unlink()
 
 
 class ReadingSides:
@@ -237,6 +245,7 @@ def test_the_steps_kept_are_those_of_the_database(
     # the database.
     files = steps_files(home)
     assert len(files) > 10
+    forget_walks(home)
     reads = ReadingSides(monkeypatch)
     first = export(home)
     assert reads.calls == 0 and steps_files(home) == files
@@ -257,6 +266,7 @@ def test_the_steps_kept_are_those_of_the_database(
     # keeps the sides again.
     for path in [*files, *tables(home)]:
         path.unlink()
+    forget_walks(home)
     reads = ReadingSides(monkeypatch)
     assert export(home) == first
     assert reads.calls == len(files) and steps_files(home) == files
@@ -276,6 +286,7 @@ def test_a_damaged_steps_file_is_read_from_the_database_again(
     stale.write_bytes(damaged.read_bytes())
     for table in tables(home):
         table.unlink()
+    forget_walks(home)
     reads = ReadingSides(monkeypatch)
     assert export(home) == first
     assert reads.calls == 1

@@ -6,6 +6,7 @@ which a forked process may not share with its parent."""
 from __future__ import annotations
 
 import os
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -49,7 +50,7 @@ def one_walk(home: Path) -> Any:
 @pytest.fixture(scope="module")
 def one_process(home: Path) -> bytes:
     with judge.open_judge(home) as j:
-        return export.edition_json(j.concordance, EDITION, None)
+        return b"".join(export.edition_json(j.concordance, EDITION, None))
 
 
 def silent(work: Callable[[], None]) -> int:
@@ -81,19 +82,34 @@ def walks(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
     [(session._forked, "half"), (silent, "all"), (lambda work: None, "all")],
     ids=["child", "child-sends-nothing", "no-child"],
 )
+@pytest.mark.parametrize("pack", [False, True], ids=["raw", "packed"])
 def test_two_processes_give_the_bytes_of_one(
     home: Path,
     one_process: bytes,
     walks: list[int],
     in_child: export.InChild,
     walked_here: str,
+    pack: bool,
 ) -> None:
     with judge.open_judge(home) as j:
-        body = export._rendered_in_two(j.concordance, EDITION, in_child)
-        total = len(j.edition(EDITION).rules)
-    assert body == one_process
+        pieces = export._rendered_in_two(j.concordance, EDITION, in_child, pack=pack)
+        numbers = list(j.edition(EDITION).rules)
+        total = len(numbers)
+    assert export._body(pieces) == one_process
+    runs = export._runs(numbers)
+    # a piece per run of rules, then the glossary's
+    assert len(pieces) == len(runs) + 1 == export._RUNS + 1
+    # Each piece's stream, packed by whichever process wrote it, unpacks to that piece.
+    streams = [p.packed for p in pieces]
+    if pack:
+        assert [zlib.decompress(s) for s in streams] == [b"".join(p.raw) for p in pieces]
+        assert b"".join(export._unpacked(b"".join(streams)) or ()) == one_process
+    else:
+        assert streams == [b""] * len(pieces)
     if walked_here == "half":
-        assert walks == [total // 2], "the child walked the other half"
+        # one run in two here, the others in the child
+        assert walks == [len(run) for run in runs[::2]], "the child walked the others"
+        assert 0.4 < sum(walks) / total < 0.6
     else:
         assert sum(walks) == total and total > 100
 
@@ -120,9 +136,10 @@ def test_a_child_that_sends_part_of_its_bytes_is_not_believed(
         return session._forked(then_fail)  # type: ignore[return-value]
 
     with judge.open_judge(home) as j:
-        body = export._rendered_in_two(j.concordance, EDITION, failing)
+        pieces = export._rendered_in_two(j.concordance, EDITION, failing, pack=True)
         total = len(j.edition(EDITION).rules)
-    assert body == one_process
+    assert export._body(pieces) == one_process
+    assert b"".join(export._unpacked(b"".join(p.packed for p in pieces)) or ()) == one_process
     assert sum(walks) == total, "the child's half walked again here"
 
 
