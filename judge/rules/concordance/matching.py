@@ -118,6 +118,7 @@ class Concordance:
         self._walk_current = False  # whether `_walk_sides` are this state's
         self._whole = False
         self._number_keys: dict[str, tuple[int, int, int, int]] = {}
+        self._coarse_links: dict[tuple[str, str], Mapping[str, list[Link]]] = {}
         self._edition_keys: dict[str, str] | None = None
         self._pair_keys: dict[tuple[str, str], str | None] = {}
 
@@ -210,7 +211,7 @@ class Concordance:
             if isinstance(rules, LazyRules):
                 rules.facts()
         for other in self.neighbours(edition):
-            iter(self._pair_links(edition, other))  # a stored side is read whole
+            self._coarse(edition, other)
         self._keep_walk()
 
     def _rows(self, edition: str, number: str, approximate: bool = True) -> list[LinkRow]:
@@ -323,15 +324,15 @@ class Concordance:
         if cached is not None:
             return cached
         result: dict[str, list[LinkRow]] = {}
-        # Only neighbours have direct links.
-        for other in self.neighbours(edition):
-            direct = [
-                link
-                for link in self._pair_links(edition, other).get(number, ())
-                if not link.approximate
-            ]
-            if direct:
-                result[other] = [row_of(link) for link in sorted(direct, key=link_order)]
+        # Only neighbours have direct links: the exact ones are the steps of a chain.
+        order = self._step_order
+        for _bit, other, _language, side in self._steps(edition):
+            found = side.get(number)
+            if found:
+                result[other] = [
+                    (other, to, method, confidence, number != to, (), False, present)
+                    for to, confidence, method, present in sorted(found, key=order)
+                ]
         # The best chain per edition, in `link_order`, composed once it is chosen. Most
         # editions are reached at one rule only: ranks are made only between rivals.
         chosen: dict[str, Node] = {}
@@ -516,6 +517,28 @@ class Concordance:
                 if path.name.split("-", 1)[0] not in keys:
                     path.unlink(missing_ok=True)
 
+    def _step_order(self, step: Step) -> tuple[float, int, tuple[int, int, int, int]]:
+        """`link_order` of the direct link a step is."""
+        return (-step[1], 0, self._number_key(step[0]))
+
+    def _coarse(self, edition: str, target: str) -> Mapping[str, list[Link]]:
+        """The approximate direct links from `edition` to `target` (a curated table that
+        names only a section), by number, read once."""
+        key = (edition, target)
+        known = self._coarse_links.get(key)
+        if known is None:
+            side = self._pair_links(edition, target)
+            if isinstance(side, StoredSide):
+                known = side.approximate_links()
+            else:
+                known = {}
+                for number, links in side.items():
+                    found = [lk for lk in links if lk.approximate]
+                    if found:
+                        known[number] = found
+            self._coarse_links[key] = known
+        return known
+
     def _chain_rank(
         self, node: Node, reached: _Reached
     ) -> tuple[float, int, tuple[int, int, int, int]]:
@@ -549,8 +572,7 @@ class Concordance:
             row = None
             if target in neighbours:
                 # A table that names only the section (408.1i → 116, the special actions)
-                side = self._pair_links(edition, target)
-                coarse = [x for x in side.get(number, []) if x.approximate]
+                coarse = self._coarse(edition, target).get(number)
                 if coarse:
                     row = row_of(min(coarse, key=link_order))
             tgt = self.index.edition(target)

@@ -176,6 +176,21 @@ class StoredSide(Mapping[str, list[Link]]):
                 known.append(step)
         return {n: tuple(steps) for n, steps in grouped.items()}
 
+    def approximate_links(self) -> dict[str, list[Link]]:
+        """The approximate links of this side, by number, in one query (a few: the curated
+        tables that name only a section)."""
+        rows = self._store.rows(
+            "SELECT from_rule, to_rule, method, confidence, approximate, present FROM links "
+            "WHERE key = ? AND dir = ? AND approximate = 1 ORDER BY from_rule, ord",
+            (self._key, self._dir),
+        )
+        out: dict[str, list[Link]] = {}
+        for number, *row in rows:
+            link = self._link(str(number), tuple(row))
+            if link is not None:
+                out.setdefault(link.from_rule, []).append(link)
+        return out
+
     def exact_rows(self) -> list[tuple[str, str, float]]:
         """(from rule, to rule, confidence) of every exact link of this side, in no order,
         in one query."""
