@@ -6,10 +6,11 @@ from __future__ import annotations
 import hashlib
 import re
 import tomllib
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from judge.rules.errors import DocumentError
 from judge.rules.index import CORPUS_DIR
@@ -17,6 +18,7 @@ from judge.rules.model import Edition
 from judge.rules.numbers import canonical
 
 CURATED_FILE = CORPUS_DIR / "renumbering.toml"
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True)
@@ -67,12 +69,47 @@ class KnownChange:
 
 @dataclass(frozen=True)
 class CuratedData:
+    """The tables, read with the file; the known changes and term lists, whose 160 patterns
+    take 40 ms to compile, when first asked for (matching texts, a diff): a command that
+    only follows links (`judge rule`, an export) never compiles them."""
+
     tables: tuple[CuratedTable, ...]
-    changes: tuple[KnownChange, ...]
-    terminology: dict[str, tuple[tuple[re.Pattern[str], str], ...]]
-    terms: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]
+    raw: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
     file: str = ""
     digest: str = ""  # SHA-256 of the file: part of every stored pair's key
+
+    @cached_property
+    def changes(self) -> tuple[KnownChange, ...]:
+        return self._compiled(lambda: tuple(_change(c) for c in self.raw.get("change", [])))
+
+    @cached_property
+    def terminology(self) -> dict[str, tuple[tuple[re.Pattern[str], str], ...]]:
+        def compiled() -> dict[str, tuple[tuple[re.Pattern[str], str], ...]]:
+            found: dict[str, list[tuple[re.Pattern[str], str]]] = {}
+            for t in self.raw.get("terminology", []):
+                found.setdefault(t["language"], []).extend(
+                    (re.compile(old), new)
+                    for old, new in t["pairs"]  # texts are lower-cased
+                )
+            return {k: tuple(v) for k, v in found.items()}
+
+        return self._compiled(compiled)
+
+    @cached_property
+    def terms(self) -> tuple[tuple[re.Pattern[str], re.Pattern[str]], ...]:
+        return self._compiled(
+            lambda: tuple(
+                (re.compile(fr), re.compile(en))
+                for group in self.raw.get("term", [])
+                for fr, en in group["pairs"]
+            )
+        )
+
+    def _compiled(self, make: Callable[[], _T]) -> _T:
+        try:
+            return make()
+        except (KeyError, TypeError, ValueError, re.error) as exc:
+            raise DocumentError(f"{self.file} : entrée invalide ({exc})", self.file) from exc
 
 
 def load_curated(path: Path | None = None) -> CuratedData:
@@ -100,20 +137,7 @@ def _parse(path: str, raw: bytes) -> CuratedData:
 
 
 def _curated(data: dict[str, Any], path: str) -> CuratedData:
-    tables = tuple(_table(t) for t in data.get("table", []))
-    changes = tuple(_change(c) for c in data.get("change", []))
-    terminology: dict[str, list[tuple[re.Pattern[str], str]]] = {}
-    for t in data.get("terminology", []):
-        terminology.setdefault(t["language"], []).extend(
-            (re.compile(old), new)
-            for old, new in t["pairs"]  # texts are lower-cased
-        )
-    terms = tuple(
-        (re.compile(fr), re.compile(en))
-        for group in data.get("term", [])
-        for fr, en in group["pairs"]
-    )
-    return CuratedData(tables, changes, {k: tuple(v) for k, v in terminology.items()}, terms, path)
+    return CuratedData(tuple(_table(t) for t in data.get("table", [])), data, path)
 
 
 def _change(c: dict[str, Any]) -> KnownChange:
