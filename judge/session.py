@@ -437,8 +437,13 @@ class Judge:
         """`export(editions).to_dict()` as json.dumps(indent=2, ensure_ascii=False) writes
         it (`judge export`), each edition's part kept on disk for the next export of the
         same store (`export.edition_json`)."""
+        return b"".join(self.export_chunks(editions))
+
+    def export_chunks(self, editions: Sequence[str] | None = None) -> list[Chunk]:
+        """`export_json` in chunks, to be written one after the other (`judge export`): an
+        export of 36 MB an edition is not copied into one piece first."""
         ids = list(editions) if editions else [ed.id for ed in self._index.editions]
-        return export.document([self._edition_json(eid) for eid in ids])
+        return export.document_chunks([self._edition_json(eid) for eid in ids])
 
     def _edition_json(self, edition_id: str) -> list[Chunk]:
         folder = store.cache_dir(self._home) / "export"

@@ -54,17 +54,18 @@ def print_json(data: Any) -> None:
     print_bytes(out)
 
 
-def print_bytes(out: bytes) -> None:
-    """UTF-8 JSON on stdout, then a newline."""
+def print_bytes(*chunks: bytes | memoryview) -> None:
+    """UTF-8 JSON (its `chunks` end to end) on stdout, then a newline."""
     raw = getattr(sys.stdout, "buffer", None)
     if raw is not None and (sys.stdout.encoding or "").lower().replace("-", "") == "utf8":
         # The bytes as they are: no decoded copy of a 36 MB export beside them.
         sys.stdout.flush()
-        raw.write(out)
+        for chunk in chunks:
+            raw.write(chunk)
         raw.write(b"\n")
         raw.flush()
     else:
-        sys.stdout.write(out.decode("utf-8") + "\n")
+        sys.stdout.write(b"".join(chunks).decode("utf-8") + "\n")
 
 
 def _same_as_json(data: Any) -> bool:
@@ -262,7 +263,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     # Some 300,000 objects an edition, no cycle among them, the process ends after: the
     # collector would only walk them again and again (`Judge.export` spares its own part).
     with collector_paused():
-        print_bytes(load_cli_judge().export_json(args.edition))
+        print_bytes(*load_cli_judge().export_chunks(args.edition))
     return 0
 
 
