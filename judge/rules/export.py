@@ -427,6 +427,8 @@ class _LinksJson:
 
     def __call__(self, number: str, rows: Iterable[LinkRow]) -> bytes:
         quoted, boolean = self.quoted, _BOOL_JSON
+        # each value met before found by the dictionary alone, without a call of ours
+        known, confidences, vias = self._quoted.get, self._confidences.get, self._vias.get
         source = b'{\n          "edition": %s,\n          "rule": %s\n        }' % (
             self._edition,
             quoted(number),
@@ -435,12 +437,12 @@ class _LinksJson:
             _LINK_JSON
             % (
                 source,
-                quoted(to_edition),
-                quoted(to_rule),
-                quoted(method),
-                self.confidence(confidence),
+                known(to_edition) or quoted(to_edition),
+                known(to_rule) or quoted(to_rule),
+                known(method) or quoted(method),
+                confidences(confidence) or self.confidence(confidence),
                 boolean[moved],
-                self.via(via),
+                vias(via) or self.via(via),
                 boolean[approximate],
                 boolean[present],
             )
