@@ -118,8 +118,8 @@ def edition_json(
     every direct pair's (`direct_pairs_key`): a new edition, a new document or new code
     gives a new name, so a file on disk is never stale, and reading it back is all the
     next export does. The first export after such a change computes it again (over 29
-    editions, 2,500 rules each followed into 28 others), half of the walk in a process of
-    its own when `in_child` runs one (`_rendered_in_two`)."""
+    editions, 2,500 rules each followed into 28 others), one run of rules in two walked in
+    a process of its own when `in_child` runs one (`_rendered_in_two`)."""
     index = conc.index
     edition = index.edition(edition_id)  # an unknown edition is refused before anything is read
     path = _export_file(conc, edition_id, folder)

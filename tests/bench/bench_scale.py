@@ -37,6 +37,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from judge.rules import store
+
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared" / "corpus-en"
 LAST = "en-2025-11-14.txt"  # removed, then ingested again: "after an ingest"
@@ -148,8 +150,14 @@ def main() -> int:
     timed("judge changes (deux plus récentes)", "≤ 2 s", ["changes"])
     export = ["export", "--edition", "en-2019-07-12"]
     # An edition's first export computes its table and keeps it on disk; the next ones read
-    # it back: shown apart.
-    first = [run([*judge, *export], env)]
+    # it back: shown apart. The first one again and again, its table deleted each time: the
+    # same work as the first export of a new state of the store (one run says little on a
+    # shared machine).
+    first = []
+    for _ in range(args.repeat):
+        for kept in (store.cache_dir(home) / "export").glob("*"):
+            kept.unlink()
+        first.append(run([*judge, *export], env))
     peaks.append(show("judge export en-2019-07-12 (sa 1re)", "≤ 1 s", first))
     timed("judge export en-2019-07-12 (les suivantes)", "≤ 1 s", export)
     after: list[Run] = []

@@ -200,9 +200,10 @@ class Concordance:
 
     def read_for_walk(self, edition: str) -> None:
         """Read now all that `rows_of(edition)` reads from the pairs' database (each side a
-        chain may follow, the edition's own pairs whole, which editions translate which)
-        and from the editions' caches: a process forked after it walks the edition without
-        opening any of them again."""
+        chain may follow, from the walk file when there is one; the approximate links of the
+        edition's own pairs; which editions translate which) and from the editions' caches:
+        a process forked after it walks the edition without opening any of them again. The
+        walk file of this state of the store is written if it was not there."""
         self.walk_all()
         for ed in self.index.editions:
             self._steps(ed.id)
