@@ -739,24 +739,26 @@ class Judge:
         self.close()
 
 
-# How many of the editions exported last a change of the store computes again (1.2 to
-# 1.7 s each).
+# How many of the editions exported last a change of the store computes again (about 1 s
+# each).
 _EXPORTS_KEPT = 2
 
 
 @contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
+def collector_paused(*, freeze: bool = False) -> Iterator[None]:
     """Python's cyclic collector off for a block that builds many objects with no cycle
-    among them (an export), back as it was after. What the block leaves alive (the
-    concordance's memos: some 300,000 objects, no cycle) is then put out of the collector's
-    sight (`gc.freeze`, as the searcher does with its tables): the first collection after
-    the block would walk them all, 60 ms after an export."""
+    among them (an export), back as it was after. With `freeze`, for a process that ends
+    after the block (`judge export`): what the block leaves alive (the concordance's memos,
+    some 300,000 objects) is put out of the collector's sight for good (`gc.freeze`), since
+    its first collection after the block would walk them all (60 ms). Not in a process that
+    goes on (the app), where a cycle frozen would never be freed."""
     collecting = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
+        if freeze:
+            gc.freeze()
         if collecting:
             gc.enable()
 

@@ -262,7 +262,7 @@ def _short(items: list[str], n: int = 12) -> str:
 def cmd_export(args: argparse.Namespace) -> int:
     # Some 300,000 objects an edition, no cycle among them, the process ends after: the
     # collector would only walk them again and again (`Judge.export` spares its own part).
-    with collector_paused():
+    with collector_paused(freeze=True):
         print_bytes(*load_cli_judge().export_chunks(args.edition))
     return 0
 

@@ -112,7 +112,8 @@ def edition_json(
     """Every rule of `edition_id` (`rule_to_dict`, with its counterparts: the links of
     `Concordance.rows_of` as `Link.to_dict` writes them) then every glossary entry, as the
     items of a list that json.dumps(indent=2) writes, joined by ",\n", without the brackets:
-    in chunks, to be put end to end (`document` copies them once).
+    in chunks, to be put end to end (`document` copies them once; `document_chunks` not at
+    all).
 
     Kept under `folder`, named by the edition's cache key (its documents and this code) and
     every direct pair's (`direct_pairs_key`): a new edition, a new document or new code
@@ -239,8 +240,8 @@ def _rendered_in_two(
     edition = conc.index.edition(edition_id)
     numbers = list(edition.rules)
     runs = _runs(numbers)
-    # Read once, before the fork, rather than once in each process: the pairs' sides, the
-    # edition's rules and who cites them.
+    # Read once, before the fork, rather than once in each process: the pairs' sides (done
+    # already when `edition_json` calls), the edition's rules and who cites them.
     conc.read_for_walk(edition_id)
     if numbers:
         conc.index.cited_by(edition.rules[numbers[0]])

@@ -1,4 +1,4 @@
-"""The first export of an edition walks and writes the second half of its rules in a forked
+"""The first export of an edition walks and writes one run of its rules in two in a forked
 child (`export._rendered_in_two`): the bytes must be those of one process whatever the child
 does, and the child must need nothing from the pairs' database (`Concordance.read_for_walk`),
 which a forked process may not share with its parent."""

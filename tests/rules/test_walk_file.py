@@ -107,6 +107,14 @@ def damaged(path: Path, damage: str) -> None:
             first_step_made(lambda s: (s[0], s[1], "guessed", s[3]))
         elif damage == "run-of-unknown-steps":  # equal to known steps, but not them
             sides[name][number] = tuple((*s[:1], *s[1:]) for s in sides[name][number])
+        elif damage == "run-of-unchecked-steps":  # a known run, made of steps never checked
+            unchecked = ((number, 2.0, "same_number", True),)
+            runs = (*runs, unchecked)
+            sides[name][number] = unchecked
+        elif damage == "confidence-out-of-range":
+            first_step_made(lambda s: (s[0], 1.5, s[2], s[3]))
+        elif damage == "number-not-a-string":
+            sides[name][704] = sides[name][number]
         elif damage == "list-not-tuple":
             sides[name][number] = list(sides[name][number])
         elif damage == "none":  # remade as it was: believed
@@ -134,6 +142,9 @@ def test_a_walk_remade_as_it_was_is_believed(home: Path) -> None:
         "confidence-not-a-number",
         "unknown-method",
         "run-of-unknown-steps",
+        "run-of-unchecked-steps",
+        "confidence-out-of-range",
+        "number-not-a-string",
         "list-not-tuple",
     ],
 )

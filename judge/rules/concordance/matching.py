@@ -573,7 +573,11 @@ class Concordance:
             row = None
             if target in neighbours:
                 # A table that names only the section (408.1i → 116, the special actions)
-                coarse = self._coarse(edition, target).get(number)
+                if self._whole:
+                    coarse = self._coarse(edition, target).get(number)
+                else:  # a rule alone: its links are read already
+                    side = self._pair_links(edition, target)
+                    coarse = [x for x in side.get(number, ()) if x.approximate]
                 if coarse:
                     row = row_of(min(coarse, key=link_order))
             tgt = self.index.edition(target)

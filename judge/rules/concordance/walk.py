@@ -6,7 +6,8 @@ ingest of another edition; this one is named by every pair at once and made agai
 after each change of the store. Neighbouring editions share most of their links: of the
 120,000 steps of 29 editions, 13,000 differ. Each distinct step, and each distinct run of
 steps of a number, is written once (marshal keeps what is shared shared), so that reading
-the whole walk makes 30,000 objects rather than 400,000: 30 ms instead of 0.2 s."""
+the whole walk makes 30,000 objects rather than 400,000: 0.06 s, checks included, instead
+of 0.2 s."""
 
 from __future__ import annotations
 
@@ -63,6 +64,8 @@ def write_walk(
         shared[key] = dict(zip(map(sys.intern, side), map(run, found, found), strict=True))
     data: tuple[Any, ...] = (tuple(steps.values()), tuple(runs.values()), shared)
     publish(path, _FORMAT + zlib.compress(marshal.dumps(data), 1))
+    if not path.exists():  # not written (a full disk…): the last walk is still of use
+        return
     with contextlib.suppress(OSError):
         for old in path.parent.glob(f"{_PREFIX}*{_SUFFIX}"):
             if old != path:
@@ -80,7 +83,9 @@ def latest_walk(folder: Path, key: str) -> tuple[Sides, bool]:
         return sides, True
     with contextlib.suppress(OSError):
         others = sorted(
-            folder.glob(f"{_PREFIX}*{_SUFFIX}"), key=lambda p: p.stat().st_mtime, reverse=True
+            (p for p in folder.glob(f"{_PREFIX}*{_SUFFIX}") if p != path),
+            key=lambda p: p.stat().st_mtime,
+            reverse=True,
         )
         for other in others[:1]:
             return read_walk(other) or {}, False
@@ -110,6 +115,7 @@ def read_walk(path: Path) -> Sides | None:
     if not (
         set(map(type, to)) <= {str}
         and set(map(type, confidences)) <= {float}
+        and 0.0 <= min(confidences, default=0.0) <= max(confidences, default=0.0) <= 1.0
         and set(map(type, methods)) <= {str}
         and set(methods) <= set(METHODS)
         and set(map(type, present)) <= {bool}
@@ -117,11 +123,13 @@ def read_walk(path: Path) -> Sides | None:
         and set(map(id, steps)).issuperset(map(id, itertools.chain.from_iterable(runs)))
     ):
         return None
-    # Every side a table of runs made of those: its keys are only ever looked up.
+    # Every side a table of runs made of those, by number.
     values = itertools.chain.from_iterable(map(dict.values, sides.values()))
+    numbers = itertools.chain.from_iterable(sides.values())
     if not (
         set(map(type, sides)) <= {str}
         and set(map(type, sides.values())) <= {dict}
+        and set(map(type, numbers)) <= {str}
         and set(map(id, runs)).issuperset(map(id, values))
     ):
         return None
