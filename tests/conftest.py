@@ -73,6 +73,17 @@ def require_corpus_en() -> None:
         pytest.skip(f"../shared/corpus-en absent ({CORPUS_EN}) : éditions anglaises introuvables")
 
 
+def archive_home(home: Path, *names: str) -> Path:
+    """`home` with the editions `names` of ../shared/corpus-en/archive ingested together, as
+    `judge ingest` does (everything the next command reads prepared)."""
+    require_corpus_en()
+    import judge
+
+    outcomes = judge.ingest_many([CORPUS_EN / "archive" / f"{n}.txt" for n in names], home=home)
+    assert [o.error for o in outcomes if not o.ok] == []
+    return home
+
+
 @pytest.fixture(scope="session")
 def index() -> RuleIndex:
     """The shipped corpus only."""

@@ -25,7 +25,7 @@ from judge.rules import store
 from judge.rules.concordance import Concordance, Link
 from judge.rules.concordance.matching import _read_steps
 from judge.rules.concordance.pairs import StoredSide
-from tests.conftest import CORPUS_EN, require_corpus_en
+from tests.conftest import CORPUS_EN, archive_home
 
 ARCHIVE = CORPUS_EN / "archive"
 EDITION = "en-2009-10-01"
@@ -70,12 +70,7 @@ class Computing:
 
 @pytest.fixture()
 def home(tmp_path: Path) -> Path:
-    require_corpus_en()
-    outcomes = judge.ingest_many(
-        [ARCHIVE / "en-2008-10-01.txt", ARCHIVE / f"{EDITION}.txt"], home=tmp_path
-    )
-    assert [o.error for o in outcomes if not o.ok] == []
-    return tmp_path
+    return archive_home(tmp_path, "en-2008-10-01", EDITION)
 
 
 def test_the_next_export_reads_back_what_the_first_computed(

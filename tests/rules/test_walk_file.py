@@ -18,7 +18,7 @@ from judge.rules import store
 from judge.rules.concordance import matching
 from judge.rules.concordance.pairs import StoredSide
 from judge.rules.concordance.walk import read_walk, write_walk
-from tests.conftest import CORPUS_EN, require_corpus_en
+from tests.conftest import CORPUS_EN, archive_home
 
 ARCHIVE = CORPUS_EN / "archive"
 EDITION = "en-2009-10-01"
@@ -57,12 +57,7 @@ class Reads:
 
 @pytest.fixture()
 def home(tmp_path: Path) -> Path:
-    require_corpus_en()
-    outcomes = judge.ingest_many(
-        [ARCHIVE / "en-2008-10-01.txt", ARCHIVE / f"{EDITION}.txt"], home=tmp_path
-    )
-    assert [o.error for o in outcomes if not o.ok] == []
-    return tmp_path
+    return archive_home(tmp_path, "en-2008-10-01", EDITION)
 
 
 def test_an_ingest_leaves_the_walk_and_an_export_reads_only_it(
