@@ -159,10 +159,6 @@ def _piece(raw: Sequence[Chunk], pack: bool) -> _Piece:
     return _Piece(tuple(raw), _pack(raw) if pack else b"")
 
 
-def _body(pieces: Sequence[_Piece]) -> bytes:
-    return b"".join([chunk for piece in pieces for chunk in piece.raw])
-
-
 def _pack(raw: Sequence[Chunk]) -> bytes:
     """One zlib stream of the chunks `raw` end to end."""
     stream = zlib.compressobj(1)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import os
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +53,11 @@ def one_process(home: Path) -> bytes:
         return b"".join(export.edition_json(j.concordance, EDITION, None))
 
 
+def body(pieces: Sequence[Any]) -> bytes:
+    """The export's bytes from the pieces `_rendered_in_two` gives."""
+    return b"".join(chunk for piece in pieces for chunk in piece.raw)
+
+
 def silent(work: Callable[[], None]) -> int:
     """A child that dies before sending anything."""
     pid = os.fork()
@@ -95,7 +100,7 @@ def test_two_processes_give_the_bytes_of_one(
         pieces = export._rendered_in_two(j.concordance, EDITION, in_child, pack=pack)
         numbers = list(j.edition(EDITION).rules)
         total = len(numbers)
-    assert export._body(pieces) == one_process
+    assert body(pieces) == one_process
     runs = export._runs(numbers)
     # a piece per run of rules, then the glossary's
     assert len(pieces) == len(runs) + 1 == export._RUNS + 1
@@ -138,7 +143,7 @@ def test_a_child_that_sends_part_of_its_bytes_is_not_believed(
     with judge.open_judge(home) as j:
         pieces = export._rendered_in_two(j.concordance, EDITION, failing, pack=True)
         total = len(j.edition(EDITION).rules)
-    assert export._body(pieces) == one_process
+    assert body(pieces) == one_process
     assert b"".join(export._unpacked(b"".join(p.packed for p in pieces)) or ()) == one_process
     assert sum(walks) == total, "the child's half walked again here"
 
