@@ -69,6 +69,15 @@ ENGLISH_NEGATIONS = frozenset(
 )
 NEGATION_TERM = {"fr": "pas", "en": "not"}
 
+# The words that put a noun after its verb (« sacrifie un artefact », "cast a spell"): what
+# a question's verb and its object read as one action.
+DETERMINERS = frozenset(
+    {"un", "une", "des", "le", "la", "les", "l", "du", "de", "d", "mon", "ma", "mes", "ton"}
+    | {"ta", "tes", "son", "sa", "ses", "notre", "nos", "votre", "vos", "leur", "leurs", "ce"}
+    | {"cet", "cette", "ces", "a", "an", "the", "my", "your", "his", "her", "its", "their"}
+    | {"our", "this", "that", "these", "those", "another"}
+)
+
 FRENCH_STOP_WORDS = frozenset(
     {fold_token(w) for w in stopwords_for_language("fr")} - _GAME_TERMS - FRENCH_NEGATIONS
     | {"les", "cf", "voir", "cet", "cette", "ceux", "celle", "celui", "dont", "donc", "ni"}

@@ -224,6 +224,7 @@ class _Concept:
     naming: dict[AnalyzerLanguage, set[str]] = field(default_factory=dict)
     # the forms that are only what the term is looked up with (répondre → pile)
     related: set[tuple[AnalyzerLanguage, tuple[str, ...]]] = field(default_factory=set)
+    span: tuple[int, int] = (0, 0)  # where the query writes it
 
     def names(self, language: AnalyzerLanguage) -> set[str]:
         return self.naming[language] if self.naming else self.terms(language)
@@ -252,18 +253,35 @@ def _words(text: str) -> list[_Word]:
     return out
 
 
-def _framed(concepts: list[_Concept]) -> list[_Concept]:
-    """The concept just before a framing term (« sacrifice en réponse » asks whether one can
-    respond, not how to sacrifice) weighs as a word that frames the question."""
+def _framed(concepts: list[_Concept], text: str) -> list[_Concept]:
+    """The action just before a framing term (« sacrifice en réponse » asks whether one can
+    respond, not how to sacrifice) weighs as a word that frames the question: the concept
+    before it, and the verb before that when only a determiner joins them (« je sacrifie un
+    artefact en réponse », "cast a spell in response")."""
     out = list(concepts)
     for i in range(1, len(out)):
-        before = out[i - 1]
-        if out[i].frames and not before.weak:
+        if not out[i].frames:
+            continue
+        for j in (i - 1, i - 2):
+            before = out[j]
+            if j < 0 or before.weak or before.frames:
+                break
             forms = {
                 lang: [(seq, w * WEAK) for seq, w in seqs] for lang, seqs in before.forms.items()
             }
-            out[i - 1] = replace(before, forms=forms, weak=True)
+            out[j] = replace(before, forms=forms, weak=True)
+            if j == 0 or not _joined_by_determiners(text, out[j - 1], before):
+                break
     return out
+
+
+def _joined_by_determiners(text: str, left: _Concept, right: _Concept) -> bool:
+    """Whether only determiners, no punctuation, stand between two concepts of the query (a
+    verb and its object)."""
+    between = text[left.span[1] : right.span[0]]
+    words = TOKEN_RE.findall(between)
+    rest = TOKEN_RE.sub("", between)
+    return not rest.strip() and all(fold_token(w) in analysis.DETERMINERS for w in words)
 
 
 def _glossary_matches(words: list[_Word], glossary: Glossary) -> list[tuple[int, int, set[int]]]:
@@ -669,6 +687,7 @@ class Searcher:
                 a, b, written = covered[i]
                 label = text[words[a].start : words[b].end]
                 concept = _Concept(label, {}, any(self.glossary.variants[n].old for n in written))
+                concept.span = (words[a].start, words[b].end)
                 alternatives: list[str] = []
                 variants = self.glossary.variants
                 typed_in = {variants[n].language for n in written}
@@ -726,9 +745,10 @@ class Searcher:
                         for lang in _LANGUAGES
                     },
                     weak=weak,
+                    span=(w.start, w.end),
                 )
             )
-        return _framed(concepts), tuple(expansions)
+        return _framed(concepts, text), tuple(expansions)
 
     def _add_related(self, concept: _Concept, term: GlossaryTerm) -> None:
         """What the term is looked up with (répondre → pile), each form read in its language."""
@@ -809,15 +829,14 @@ class Searcher:
         scores = scores.of_documents(self._text_of)
         terms = {lang: set().union(*(c.terms(lang) for c in kept)) for lang in _LANGUAGES}
         names = {lang: set().union(*(c.names(lang) for c in kept)) for lang in _LANGUAGES}
-        # the share of the query that no text in the query's language has
+        # the concepts that no text in the query's language has
         absent = sum(
-            share
-            for c, share in zip(kept, importance, strict=True)
+            1 << i
+            for i, c in enumerate(kept)
             if not self._concept_frequency(c).get(prefer.language)
-        ) / (sum(importance) or 1.0)
-        other = OTHER_LANGUAGE + (1.0 - OTHER_LANGUAGE) * absent
+        )
         ranked = self._rank_rules(
-            scores, covered, names, editions, language, prefer.language, other
+            scores, covered, names, editions, language, prefer.language, absent
         )
         ranked = self._merge_copies(ranked, limit, prefer)
         if not ranked:
@@ -841,13 +860,13 @@ class Searcher:
         editions: list[str] | None,
         language: str | None,
         query_language: str = "fr",
-        other_weight: float = 1.0,
+        absent: int = 0,
     ) -> list[_Ranked] | _RuleTable:
         """Paragraph scores → one entry per rule (its best paragraph, plus a little of the
         next two), exact headings first with their sub-rules folded in, title-only rules
         after the rules with text, then one entry per group of copies (`group_key`). Without
         an exact heading (most queries), the rules are arrays (`_RuleTable`)."""
-        weighted = self._weigh(scores, covered, editions, language, query_language, other_weight)
+        weighted = self._weigh(scores, covered, editions, language, query_language, absent)
         # top-k before grouping: the long tail never reaches the first page
         weighted = heapq.nlargest(TOP_K, weighted)
         docs = self._docs
@@ -892,11 +911,12 @@ class Searcher:
         editions: list[str] | None,
         language: str | None,
         query_language: str,
-        other_weight: float,
+        absent: int,
     ) -> list[tuple[float, int]]:
         """The best paragraphs (top-k, best first), each one's score times its kind's weight
         and its coverage of the query. A paragraph in another language than the query's
-        weighs `other_weight`: a French judge reads the French rule first when the French
+        weighs less (`_other_language_factors`; `absent`: the concepts no text of the
+        query's language has): a French judge reads the French rule first when the French
         text can answer. A sub-rule is read with its parent's text: the concepts the parent
         has count, a little, as the sub-rule's (118.1c, Commander, under 118.1 « Chaque
         joueur commence la partie… »). Vectorised over every scored document; ties go to
@@ -912,7 +932,8 @@ class Searcher:
             docs = docs[keep]
         masks = covered.masks
         values = scores.scores[docs] * self._kind_weights[docs]
-        values *= np.where(self._other_arrays[query_language][docs], other_weight, 1.0)
+        other = _other_language_factors(covered, masks[docs], absent)
+        values *= np.where(self._other_arrays[query_language][docs], other, 1.0)
         values *= _coverage_factors(covered, masks[docs])
         best = _top(values, docs, TOP_K)
         chosen: list[int] = docs[best].tolist()
@@ -933,7 +954,8 @@ class Searcher:
             dtype=np.float64,
         )
         values = scores.scores[top] * self._kind_weights[top]
-        values *= np.where(self._other_arrays[query_language][top], other_weight, 1.0)
+        other = _other_language_factors(covered, own, absent)
+        values *= np.where(self._other_arrays[query_language][top], other, 1.0)
         values *= factors[inverse]
         return list(zip(values.tolist(), chosen, strict=True))
 
@@ -1399,19 +1421,17 @@ class Searcher:
     def _concept_idf(self, concept: _Concept, language: str) -> float | None:
         """The concept's IDF, None when no document has it. How rare it is in the query's
         language, when that language has it (a French word is not rare because the English
-        editions outnumber the French text), else in the language it was found in."""
+        editions outnumber the French text), else among all documents."""
         per_language = self._concept_frequency(concept)
         if not any(per_language.values()):
             return None
-        # else, how rare it is among the documents of the language it was found in
-        found = (
-            [language] if per_language.get(language) else [k for k, v in per_language.items() if v]
-        )
-        return min(
-            math.log(n / (min(per_language[k], n) + 1)) + 1.0
-            for k in found
-            if (n := max(1, self._language_docs.get(k, 0)))
-        )
+        if per_language.get(language):
+            n = max(1, self._language_docs.get(language, 0))
+            return math.log(n / (min(per_language[language], n) + 1)) + 1.0
+        # else, how rare it is among all the documents: « Rôle », that only one English
+        # paragraph of the French 2024 text has, is rare, not common among the few English ones
+        n = max(1, sum(self._language_docs.values()))
+        return math.log(n / (min(sum(per_language.values()), n) + 1)) + 1.0
 
     def _concept_frequency(self, concept: _Concept) -> dict[str, int]:
         """Per language, about how many documents mention the concept in any of its forms
@@ -1609,6 +1629,31 @@ def _coverage_factors(covered: _Coverage, masks: NDArray[np.int64]) -> NDArray[n
     unique, inverse = np.unique(masks, return_inverse=True)
     factors = [0.15 + 0.85 * covered.share(m) ** 2 for m in unique.tolist()]
     return np.asarray(factors, dtype=np.float64)[inverse]
+
+
+def _other_language_factors(
+    covered: _Coverage, masks: NDArray[np.int64], absent: int
+) -> NDArray[np.float64] | float:
+    """The weight of each document, were it in another language than the query's: little
+    (`OTHER_LANGUAGE`) when the query's language has texts for what it asks, more as the
+    query asks for what only the other language has (`absent`: those concepts), the more
+    so for a document whose matches are mostly such concepts (« Rôle », asked in French,
+    that only the English paragraph 704.5y has). Computed once per set of concepts."""
+    if not absent:
+        return OTHER_LANGUAGE
+    whole = covered.share(absent)
+
+    def factor(m: int) -> float:
+        lacking = max(whole, covered.share(m & absent) / (covered.share(m) or 1.0))
+        return OTHER_LANGUAGE + (1.0 - OTHER_LANGUAGE) * lacking
+
+    if covered.full < 1 << 16:  # a table indexed by the mask itself, as `_coverage_factors`
+        found = np.flatnonzero(np.bincount(masks, minlength=1))
+        table = np.zeros(int(found[-1]) + 1 if len(found) else 1, dtype=np.float64)
+        table[found] = [factor(m) for m in found.tolist()]
+        return table[masks]
+    unique, inverse = np.unique(masks, return_inverse=True)
+    return np.asarray([factor(m) for m in unique.tolist()], dtype=np.float64)[inverse]
 
 
 def _top(values: NDArray[np.float64], docs: NDArray[np.int64], k: int) -> NDArray[np.intp]:

@@ -33,6 +33,9 @@ QUERIES = [
     ("deathtouch damage", None, "en"),
     ("priorité pile", ["en-2011-09-30"], None),
     ("zone d'exil", ["en-2008-07-15", "fr-2024"], None),
+    # « Rôle »: only English paragraphs have it (the other-language weight per paragraph)
+    ("plusieurs rôles sur un permanent", None, None),
+    ("le lien de vie fait gagner des points de vie", None, None),
 ]
 
 
@@ -169,7 +172,7 @@ class Reference:
 
     def ranked(self, seen: _Seen) -> list[tuple[float, int]]:
         assert seen.weigh is not None
-        importance, editions, language, query_language, other_weight = seen.weigh
+        importance, editions, language, query_language, absent = seen.weigh
         scores: dict[int, float] = {}
         masks: dict[int, int] = {}
         for i, (concept, idf) in enumerate(seen.concepts):
@@ -190,12 +193,22 @@ class Reference:
         def share(mask: int) -> float:
             return sum(w for i, w in enumerate(importance) if mask >> i & 1) / total
 
+        def other_language(own: int) -> float:
+            # the query's language lacks the `absent` concepts: a paragraph of the other
+            # language weighs more, the more so when they are most of what it matches
+            lacking = share(absent) if absent else 0.0
+            if own and absent:
+                lacking = max(lacking, share(own & absent) / share(own))
+            return q.OTHER_LANGUAGE + (1.0 - q.OTHER_LANGUAGE) * lacking
+
         def weight(d: int, coverage: float) -> float:
             info = self.docs[d]
             kind = q._KIND_WEIGHT.get(info.kind, 1.0)
-            other = other_weight if info.language != query_language else 1.0
+            own = masks.get(d, 0)
+            other = other_language(own) if info.language != query_language else 1.0
             return scores[d] * kind * other * (0.15 + 0.85 * coverage**2)
 
+        self.other_language = other_language
         first = [
             (weight(d, share(masks.get(d, 0))), d)
             for d in scores
@@ -235,7 +248,10 @@ def test_the_reference_sees_copies_and_both_languages(en_searcher: Searcher, see
     en_searcher.search("mis au cimetière")
     assert seen.ranked is not None and seen.weigh is not None
     docs = en_searcher._opened.documents
-    assert seen.weigh[4] < 1.0  # the other-language weight applies
+    reference = Reference(en_searcher)
+    reference.ranked(seen)
+    # the other-language weight applies (French texts say « mis au cimetière »)
+    assert reference.other_language(1) == q.OTHER_LANGUAGE < 1.0
     assert {docs[d].language for _, d in seen.ranked} == {"fr", "en"}
     widths = [int(w) for part in en_searcher._opened.parts for w in part.width]
     assert max(widths) >= 2

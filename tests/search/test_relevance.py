@@ -7,7 +7,9 @@ on: its floors are lower, and the gap between the rounds is what over-fitting wo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +25,8 @@ from tests.search.relevance import (
     recall_at,
     reciprocal_rank,
 )
+
+ARCHIVE = Path(__file__).resolve().parents[2].parent / "shared" / "corpus-en" / "archive"
 
 JUDGED = load_relevance()
 JUDGED_EN = load_relevance(RELEVANCE_EN_FILE)
@@ -54,27 +58,42 @@ def test_the_set_is_large_and_covers_every_kind() -> None:
 
 def test_every_expected_rule_exists(en_index: RuleIndex) -> None:
     """A typo in the set (or a parser change) must fail here, not lower the scores."""
+    known = {ed.id for ed in en_index.editions}
     for j in [*JUDGED, *JUDGED_EN]:
         for answer in j.relevant:
             for key in answer:
                 edition, number = key.split("/")
+                if edition not in known and _archived(edition, number):
+                    continue  # an answer of an archive edition (bench_search --archive)
                 assert en_index.get(number, edition) is not None, f"{j.q!r}: {key} n'existe pas"
 
 
+def _archived(edition: str, number: str) -> bool:
+    """Whether the archive's file of `edition` prints the rule `number` (at a line's start)."""
+    path = ARCHIVE / f"{edition}.txt"
+    if not path.is_file():
+        return False
+    text = path.read_text(encoding="utf-8-sig", errors="replace")
+    return re.search(rf"^{re.escape(number)}\.? ", text, flags=re.MULTILINE) is not None
+
+
 # (recall@1, MRR@10) floors per round; round 1 holds the issue's targets
-SHIPPED_FLOORS = {1: (0.96, 0.975), 2: (0.82, 0.86)}
-ENGLISH_FLOORS = {1: 0.94, 2: 0.85}
+SHIPPED_FLOORS = {1: (0.96, 0.975), 2: (0.82, 0.86), 4: (0.85, 0.9)}
+ENGLISH_FLOORS = {1: 0.94, 2: 0.85, 4: 0.65}
+# every round together (what the issue's targets say of "the shipped corpus")
+SHIPPED_WHOLE = (0.93, 0.955)
+ENGLISH_WHOLE = 0.85
 
 
 def test_both_rounds_are_there() -> None:
     for judged in (JUDGED, JUDGED_EN):
-        # round 3 (optional): questions written for a later change, before it was searched
-        assert {1, 2} <= {j.round for j in judged} <= {1, 2, 3}
+        # rounds 3 and 4: questions written for a later change, before it was searched
+        assert {1, 2, 4} <= {j.round for j in judged} <= {1, 2, 3, 4}
     assert sum(1 for j in JUDGED if j.round == 2) >= 20
     assert sum(1 for j in JUDGED_EN if j.round == 2) >= 10
 
 
-@pytest.mark.parametrize("round_", [1, 2])
+@pytest.mark.parametrize("round_", [1, 2, 4])
 def test_targets_on_the_shipped_corpus_per_round(searcher: Searcher, round_: int) -> None:
     judged = [j for j in JUDGED if j.round == round_]
     _, overall, rankings = evaluate(judged, _ranker(searcher))
@@ -94,12 +113,22 @@ def test_targets_on_the_shipped_corpus(searcher: Searcher) -> None:
         assert scores.mrr >= 0.8, f"{kind}: MRR@10 = {scores.mrr:.3f}\n{report}"
 
 
-@pytest.mark.parametrize("round_", [1, 2])
+@pytest.mark.parametrize("round_", [1, 2, 4])
 def test_targets_on_the_english_editions(en_searcher: Searcher, round_: int) -> None:
     judged = [j for j in JUDGED_EN if j.round == round_]
     _, overall, rankings = evaluate(judged, _ranker(en_searcher))
     report = _misses(judged, rankings)
     assert overall.mrr >= ENGLISH_FLOORS[round_], f"MRR@10 = {overall.mrr:.3f}\n{report}"
+
+
+def test_every_round_together(searcher: Searcher, en_searcher: Searcher) -> None:
+    """The rounds never tuned on weigh in too: the whole set keeps its floor."""
+    _, shipped, rankings = evaluate(JUDGED, _ranker(searcher))
+    recall1, mrr = SHIPPED_WHOLE
+    report = _misses(JUDGED, rankings)
+    assert shipped.recall1 >= recall1 and shipped.mrr >= mrr, (shipped, report)
+    _, english, rankings = evaluate(JUDGED_EN, _ranker(en_searcher))
+    assert english.mrr >= ENGLISH_WHOLE, (english, _misses(JUDGED_EN, rankings))
 
 
 def test_the_seed_question_finds_that_nobody_can_respond(searcher: Searcher) -> None:

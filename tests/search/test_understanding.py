@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -16,7 +17,13 @@ from judge.search.analysis import terms
 from judge.search.errors import SearchError
 from judge.search.index import iter_documents
 from judge.search.lexicon import FRENCH_WORDS_PATH, load_glossary, load_words
-from judge.search.query import Searcher, _words
+from judge.search.query import (
+    OTHER_LANGUAGE,
+    Searcher,
+    _Coverage,
+    _other_language_factors,
+    _words,
+)
 from tests.search.relevance import hit_keys
 
 CORPUS_EN = Path(__file__).resolve().parents[2].parent / "shared" / "corpus-en"
@@ -150,6 +157,64 @@ def test_the_action_asked_in_response_frames_the_question(searcher: Searcher) ->
     assert weak == {"mise au cimetière": False, "sacrifice": True, "en réponse": False}
     plain, _ = searcher._concepts("sacrifier un permanent", _words("sacrifier un permanent"))
     assert not any(c.weak for c in plain)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the verb and its object, joined by a determiner: the action asked about
+        (
+            "une créature meurt, je sacrifie un artefact en réponse",
+            {"créature": False, "meurt": False, "sacrifie": True, "artefact": True},
+        ),
+        ("can I sacrifice a creature in response", {"sacrifice": True, "creature": True}),
+        # « et » is not a determiner: the seed question keeps « mise au cimetière »
+        ("mise au cimetière et sacrifice en réponse", {"mise au cimetière": False}),
+        # punctuation ends the action
+        ("lancer, un éphémère en réponse", {"lancer": False, "éphémère": True}),
+    ],
+)
+def test_the_verb_and_its_object_frame_the_question(
+    searcher: Searcher, text: str, expected: dict[str, bool]
+) -> None:
+    concepts, _ = searcher._concepts(text, _words(text), "fr")
+    weak = {c.label: c.weak for c in concepts}
+    assert {label: weak[label] for label in expected} == expected
+
+
+def test_casting_in_response_to_state_based_actions(searcher: Searcher) -> None:
+    """« peut-on lancer un éphémère en réponse… » asks whether one can respond: the rules of
+    when state-based actions happen come before the rules of when a spell can be cast."""
+    top = hit_keys(
+        searcher.search("peut-on lancer un éphémère en réponse à une action basée sur un état").hits
+    )
+    answers = {"fr-2024/704.1", "fr-2024/704.2", "fr-2024/704.3", "fr-pre2009/408.1b"}
+    assert answers & set(top[0].split("|") + top[1].split("|")), top[:3]
+
+
+def test_a_concept_only_the_other_language_has_is_rare(searcher: Searcher) -> None:
+    """« Rôle »: the French 2024 text has it only in one English paragraph (704.5y). It is
+    rare among all the documents, not common among the few English ones: the question finds
+    that paragraph first, before the French ones that say « plusieurs »."""
+    text = "plusieurs Rôles sur un permanent"
+    concepts = {c.label: c for c in searcher._concepts(text, _words(text), "fr")[0]}
+    role = searcher._concept_idf(concepts["Rôles"], "fr")
+    several = searcher._concept_idf(concepts["plusieurs"], "fr")
+    assert role is not None and several is not None and role > several
+    top = searcher.search(text).hits[0]
+    assert (top.edition, top.rule) == ("fr-2024", "704.5y")
+
+
+def test_the_other_language_weighs_by_what_the_paragraph_matches() -> None:
+    """A paragraph of the other language weighs little when the query's language has texts
+    for what it matches, more when it matches what only the other language has."""
+    covered = _Coverage(np.asarray([0b01, 0b10, 0b11], dtype=np.int64), [3.0, 1.0])
+    factors = _other_language_factors(covered, covered.masks, absent=0b01).tolist()
+    assert factors[0] == pytest.approx(1.0)  # only the concept the query's language lacks
+    assert factors[1] == pytest.approx(OTHER_LANGUAGE + (1 - OTHER_LANGUAGE) * 0.75)
+    # the share the query's language lacks is the floor (as before, for the whole query)
+    assert factors[2] == pytest.approx(factors[1])
+    assert _other_language_factors(covered, covered.masks, absent=0) == OTHER_LANGUAGE
 
 
 def test_a_glossary_flag_that_is_not_a_boolean_is_refused(tmp_path: Path) -> None:
