@@ -447,7 +447,8 @@ def main() -> None:
             empty,
             by_round("corpus livré", judged),
             args.repeat,
-            targets={"corpus livré, tour 1": (0.95, 0.97)},
+            # the targets, on every round and on the round the ranking was tuned on
+            targets={"corpus livré": (0.95, 0.97), "corpus livré, tour 1": (0.95, 0.97)},
         )
         if not all(p.is_file() for p in EN_FILES):
             print(f"\n(éditions anglaises ignorées : {CORPUS_EN} absent)")
@@ -470,7 +471,10 @@ def main() -> None:
             home,
             sets,
             args.repeat,
-            targets={"questions anglaises, tour 1": (0.0, 0.90)},
+            targets={
+                "questions anglaises": (0.0, 0.90),
+                "questions anglaises, tour 1": (0.0, 0.90),
+            },
         )
         if args.archive:
             archive(Path(tmp) / "archive", empty, judged)
