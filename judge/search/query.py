@@ -262,9 +262,9 @@ def _framed(concepts: list[_Concept], text: str) -> list[_Concept]:
     for i in range(1, len(out)):
         if not out[i].frames:
             continue
-        for j in (i - 1, i - 2):
+        for j in (i - 1, i - 2):  # i - 2 only when i - 1 > 0 (see the end of the loop)
             before = out[j]
-            if j < 0 or before.weak or before.frames:
+            if before.weak or before.frames:
                 break
             forms = {
                 lang: [(seq, w * WEAK) for seq, w in seqs] for lang, seqs in before.forms.items()
@@ -686,8 +686,12 @@ class Searcher:
             if i in covered:
                 a, b, written = covered[i]
                 label = text[words[a].start : words[b].end]
-                concept = _Concept(label, {}, any(self.glossary.variants[n].old for n in written))
-                concept.span = (words[a].start, words[b].end)
+                concept = _Concept(
+                    label,
+                    {},
+                    any(self.glossary.variants[n].old for n in written),
+                    span=(words[a].start, words[b].end),
+                )
                 alternatives: list[str] = []
                 variants = self.glossary.variants
                 typed_in = {variants[n].language for n in written}
@@ -1618,17 +1622,23 @@ class _Scores:
         return out
 
 
-def _coverage_factors(covered: _Coverage, masks: NDArray[np.int64]) -> NDArray[np.float64]:
-    """Each document's coverage factor, computed once per set of concepts (a handful) in
-    Python floats, as the ranking always did."""
+def _per_mask(
+    covered: _Coverage, masks: NDArray[np.int64], factor: Callable[[int], float]
+) -> NDArray[np.float64]:
+    """`factor` of each document's set of concepts, computed once per set (a handful) in
+    Python floats."""
     if covered.full < 1 << 16:  # a table indexed by the mask itself: no sort
         found = np.flatnonzero(np.bincount(masks, minlength=1))
         table = np.zeros(int(found[-1]) + 1 if len(found) else 1, dtype=np.float64)
-        table[found] = [0.15 + 0.85 * covered.share(m) ** 2 for m in found.tolist()]
+        table[found] = [factor(m) for m in found.tolist()]
         return table[masks]
     unique, inverse = np.unique(masks, return_inverse=True)
-    factors = [0.15 + 0.85 * covered.share(m) ** 2 for m in unique.tolist()]
-    return np.asarray(factors, dtype=np.float64)[inverse]
+    return np.asarray([factor(m) for m in unique.tolist()], dtype=np.float64)[inverse]
+
+
+def _coverage_factors(covered: _Coverage, masks: NDArray[np.int64]) -> NDArray[np.float64]:
+    """Each document's coverage factor, as the ranking always computed it."""
+    return _per_mask(covered, masks, lambda m: 0.15 + 0.85 * covered.share(m) ** 2)
 
 
 def _other_language_factors(
@@ -1638,7 +1648,7 @@ def _other_language_factors(
     (`OTHER_LANGUAGE`) when the query's language has texts for what it asks, more as the
     query asks for what only the other language has (`absent`: those concepts), the more
     so for a document whose matches are mostly such concepts (« Rôle », asked in French,
-    that only the English paragraph 704.5y has). Computed once per set of concepts."""
+    that only the English paragraph 704.5y has)."""
     if not absent:
         return OTHER_LANGUAGE
     whole = covered.share(absent)
@@ -1647,13 +1657,7 @@ def _other_language_factors(
         lacking = max(whole, covered.share(m & absent) / (covered.share(m) or 1.0))
         return OTHER_LANGUAGE + (1.0 - OTHER_LANGUAGE) * lacking
 
-    if covered.full < 1 << 16:  # a table indexed by the mask itself, as `_coverage_factors`
-        found = np.flatnonzero(np.bincount(masks, minlength=1))
-        table = np.zeros(int(found[-1]) + 1 if len(found) else 1, dtype=np.float64)
-        table[found] = [factor(m) for m in found.tolist()]
-        return table[masks]
-    unique, inverse = np.unique(masks, return_inverse=True)
-    return np.asarray([factor(m) for m in unique.tolist()], dtype=np.float64)[inverse]
+    return _per_mask(covered, masks, factor)
 
 
 def _top(values: NDArray[np.float64], docs: NDArray[np.int64], k: int) -> NDArray[np.intp]:
