@@ -275,6 +275,25 @@ def _framed(concepts: list[_Concept], text: str) -> list[_Concept]:
     return out
 
 
+def _distinct(concepts: list[_Concept]) -> list[_Concept]:
+    """Each concept once: a word the question repeats (« 2 marqueurs … 3 marqueurs », "a red
+    source … protection from red") is not asked for twice as much. The copy that weighs its
+    full weight is kept."""
+    kept: dict[tuple[tuple[str, tuple[tuple[str, ...], ...]], ...], int] = {}
+    out: list[_Concept] = []
+    for c in concepts:
+        key = tuple(
+            sorted((lang, tuple(sorted(seq for seq, _ in seqs))) for lang, seqs in c.forms.items())
+        )
+        at = kept.get(key)
+        if at is None:
+            kept[key] = len(out)
+            out.append(c)
+        elif out[at].weak and not c.weak:
+            out[at] = c
+    return out
+
+
 def _joined_by_determiners(text: str, left: _Concept, right: _Concept) -> bool:
     """Whether only determiners, no punctuation, stand between two concepts of the query (a
     verb and its object)."""
@@ -752,7 +771,7 @@ class Searcher:
                     span=(w.start, w.end),
                 )
             )
-        return _framed(concepts, text), tuple(expansions)
+        return _distinct(_framed(concepts, text)), tuple(expansions)
 
     def _add_related(self, concept: _Concept, term: GlossaryTerm) -> None:
         """What the term is looked up with (répondre → pile), each form read in its language."""

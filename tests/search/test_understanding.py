@@ -217,6 +217,31 @@ def test_the_other_language_weighs_by_what_the_paragraph_matches() -> None:
     assert _other_language_factors(covered, covered.masks, absent=0) == OTHER_LANGUAGE
 
 
+def test_a_word_asked_twice_is_one_concept(searcher: Searcher) -> None:
+    """« une source rouge … la protection contre le rouge »: repeating a word does not ask
+    for it twice as much (the rule that says « red source » twice would win on it)."""
+    text = "la protection contre le rouge empêche les blessures d'une source rouge"
+    labels = [c.label for c in searcher._concepts(text, _words(text), "fr")[0]]
+    assert labels.count("rouge") == 1 and "protection" in labels and "source" in labels
+    # a word repeated is kept once, at its whole weight
+    kept = searcher._concepts("marqueurs et marqueurs", _words("marqueurs et marqueurs"))[0]
+    assert [c.label for c in kept] == ["marqueurs"] and not kept[0].weak
+    text = "sacrifice en réponse, ou sacrifice"  # framed once, asked for itself once
+    kept = searcher._concepts(text, _words(text), "fr")[0]
+    assert [(c.label, c.weak) for c in kept] == [("sacrifice", False), ("en réponse", False)]
+
+
+def test_protection_from_a_colour_finds_the_protection_rule(en_searcher: Searcher) -> None:
+    """The damage a red source would deal to a creature with protection from red: 702.15e,
+    before 609.7 (« The next time a red source… », the word « red » twice)."""
+    for text in (
+        "does protection from red prevent damage from a red source",
+        "la protection contre le rouge empêche les blessures d'une source rouge ?",
+    ):
+        top = en_searcher.search(text).hits[0]
+        assert (top.edition, top.rule) == ("en-2011-09-30", "702.15e"), (text, top)
+
+
 def test_a_glossary_flag_that_is_not_a_boolean_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "glossaire.toml"
     path.write_text('[[term]]\nfr = ["répondre"]\nen = ["respond"]\nframes = "oui"\n')
