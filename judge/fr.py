@@ -33,6 +33,12 @@ HIT_KIND: Final = MappingProxyType(
 )
 
 
+def see_rules(numbers: Iterable[str]) -> str:
+    """Where a glossary entry sends: « voir la règle 702.4 », « voir les règles 208, 302.4 »."""
+    found = list(numbers)
+    return ("voir la règle " if len(found) == 1 else "voir les règles ") + ", ".join(found)
+
+
 def also_in(editions: list[str]) -> str:
     """The other editions that hold a search hit's rule (one hit per rule)."""
     return "aussi dans " + ", ".join(editions)

@@ -182,6 +182,7 @@ class SearchView:
                     "score": h.score,
                     "language": h.language,
                     "also": [{"edition": e, "rule": n} for e, n in h.also],
+                    "see": list(h.see),
                 }
                 for h in r.hits
             ],

@@ -9,7 +9,7 @@ import time
 from typing import TYPE_CHECKING, TextIO
 
 from judge.cli.rules import load_cli_judge, print_json
-from judge.fr import also_in_copies
+from judge.fr import also_in_copies, see_rules
 
 if TYPE_CHECKING:
     from judge import SearchResult
@@ -116,6 +116,8 @@ def format_result(result: SearchResult, color: bool = False) -> str:
             where = f" — {hit.breadcrumb}" if hit.breadcrumb else ""
             head = f"[{hit.edition}] {hit.rule}{where}"
         lines.append(f"{head} — {snippet}")
+        if hit.see:
+            lines.append(f"    {see_rules(hit.see)}")
         if hit.also:
             lines.append(f"    {also_in_copies(hit.rule, hit.also)}")
     if not result.hits and not result.message:

@@ -129,6 +129,8 @@ class Hit:
     language: str | None
     # the same rule in other editions (same group key), folded into this hit: (edition, rule)
     also: tuple[tuple[str, str], ...] = ()
+    # for a glossary entry, the rules of its edition it sends to (« See rule 702.4 »)
+    see: tuple[str, ...] = ()
 
     @property
     def snippet(self) -> str:
@@ -705,12 +707,8 @@ class Searcher:
             if i in covered:
                 a, b, written = covered[i]
                 label = text[words[a].start : words[b].end]
-                concept = _Concept(
-                    label,
-                    {},
-                    any(self.glossary.variants[n].old for n in written),
-                    span=(words[a].start, words[b].end),
-                )
+                old = any(self.glossary.variants[n].old for n in written)
+                concept = _Concept(label, {}, old, span=(words[a].start, words[b].end))
                 alternatives: list[str] = []
                 variants = self.glossary.variants
                 typed_in = {variants[n].language for n in written}
@@ -1502,6 +1500,7 @@ class Searcher:
             entry = entries[para]
             body = f"{entry.term} : {' '.join(p.text for p in entry.paragraphs)}"
             segments = snippet(body, terms[lang], lang)
+            see = tuple(dict.fromkeys(r.target for r in entry.references if r.status == "resolved"))
             return Hit(
                 edition,
                 entry.term,
@@ -1512,6 +1511,7 @@ class Searcher:
                 score,
                 lang,
                 also,
+                see,
             )
         rule = ed.rules.get(info.rule)
         if rule is None:

@@ -104,9 +104,16 @@ def _scores(values: list[tuple[float, float, float]]) -> Scores:
 
 
 def hit_keys(hits: Sequence[Any]) -> list[str]:
-    """One item per hit: `edition/rule`, then the copies folded into it (`also`), joined by
-    `|`: a copy of an answer shown under another edition's hit still answers, at that rank."""
+    """One item per hit: `edition/rule`, then the copies folded into it (`also`), then, for a
+    glossary entry, the rules it sends to (`see`), joined by `|`: a copy of an answer shown
+    under another edition's hit still answers, at that rank, and so does the entry whose
+    text says « See rule 702.4 » with a link to it."""
     return [
-        "|".join(f"{e}/{r}" for e, r in ((h.edition, h.rule), *getattr(h, "also", ())))
+        "|".join(
+            [
+                *(f"{e}/{r}" for e, r in ((h.edition, h.rule), *getattr(h, "also", ()))),
+                *(f"{h.edition}/{n}" for n in getattr(h, "see", ())),
+            ]
+        )
         for h in hits
     ]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from streamlit.testing.v1 import AppTest
 
 from tests.ui.conftest import follow, heading, link_to, no_exception, open_page, shown
@@ -114,3 +117,17 @@ def test_a_long_question_is_kept_truncated_with_a_notice(app: AppTest) -> None:
     no_exception(app)
     assert app.text_input(key="recherche-q").value == long[:300]
     assert any("Question tronquée à 300 caractères" in plain(w.value) for w in app.warning)
+
+
+def test_a_glossary_entry_links_to_the_rules_it_sends_to(
+    app: AppTest, en_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An imported edition's glossary entry (« Double Strike … See rule 702.4 ») is shown
+    with a link to that rule in its edition."""
+    monkeypatch.setenv("JUDGE_HOME", str(en_home))
+    _search(app, "with double strike does my creature deal damage twice")
+    assert "Glossaire" in shown(app)
+    link = link_to(app, regle="702.4", edition="en-2011-09-30")
+    assert plain(link.proto.label) == "Voir la règle 702.4"
+    follow(app, link)
+    assert "702.4" in heading(app)

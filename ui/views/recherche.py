@@ -59,6 +59,13 @@ def _show_group(key: str, hits: list[Hit], first: bool = False) -> None:
             st.markdown(f"{badges} {snippet}")
             if hit.also:
                 st.caption(md(texts.also_in_copies(hit.rule, hit.also)))
+            for number in hit.see:  # a glossary entry: the rules it sends to
+                links.rule_link(
+                    number,
+                    hit.edition,
+                    label=texts.see_rules([number]).capitalize(),
+                    icon=":material/gavel:",
+                )
             if len(hits) > 1 and hit is not best and hit.kind != "glossary":
                 links.rule_link(
                     hit.rule,
