@@ -78,22 +78,28 @@ def _archived(edition: str, number: str) -> bool:
 
 
 # (recall@1, MRR@10) floors per round; round 1 holds the targets
-SHIPPED_FLOORS = {1: (0.96, 0.975), 2: (0.82, 0.86), 4: (0.85, 0.9), 5: (0.8, 0.85)}
-ENGLISH_FLOORS = {1: 0.94, 2: 0.85, 4: 0.65, 5: 0.75}
+SHIPPED_FLOORS = {
+    1: (0.96, 0.975),
+    2: (0.82, 0.86),
+    4: (0.85, 0.9),
+    5: (0.8, 0.85),
+    6: (0.66, 0.8),
+}
+ENGLISH_FLOORS = {1: 0.94, 2: 0.85, 4: 0.65, 5: 0.75, 6: 0.65}
 # every round together (what the targets say of "the shipped corpus")
-SHIPPED_WHOLE = (0.93, 0.955)
+SHIPPED_WHOLE = (0.93, 0.95)
 ENGLISH_WHOLE = 0.87
 
 
 def test_both_rounds_are_there() -> None:
     for judged in (JUDGED, JUDGED_EN):
-        # rounds 3 to 5: questions written for a later change, before it was searched
-        assert {1, 2, 4, 5} <= {j.round for j in judged} <= {1, 2, 3, 4, 5}
+        # rounds 3 to 6: questions written for a later change, before it was searched
+        assert {1, 2, 4, 5, 6} <= {j.round for j in judged} <= {1, 2, 3, 4, 5, 6}
     assert sum(1 for j in JUDGED if j.round == 2) >= 20
     assert sum(1 for j in JUDGED_EN if j.round == 2) >= 10
 
 
-@pytest.mark.parametrize("round_", [1, 2, 4, 5])
+@pytest.mark.parametrize("round_", [1, 2, 4, 5, 6])
 def test_targets_on_the_shipped_corpus_per_round(searcher: Searcher, round_: int) -> None:
     judged = [j for j in JUDGED if j.round == round_]
     _, overall, rankings = evaluate(judged, _ranker(searcher))
@@ -113,7 +119,7 @@ def test_targets_on_the_shipped_corpus(searcher: Searcher) -> None:
         assert scores.mrr >= 0.8, f"{kind}: MRR@10 = {scores.mrr:.3f}\n{report}"
 
 
-@pytest.mark.parametrize("round_", [1, 2, 4, 5])
+@pytest.mark.parametrize("round_", [1, 2, 4, 5, 6])
 def test_targets_on_the_english_editions(en_searcher: Searcher, round_: int) -> None:
     judged = [j for j in JUDGED_EN if j.round == round_]
     _, overall, rankings = evaluate(judged, _ranker(en_searcher))

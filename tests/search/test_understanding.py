@@ -51,6 +51,16 @@ def test_game_terms_keep_their_meaning_through_the_stemmer() -> None:
     assert terms("legendary", "en") == terms("legend", "en")
     assert terms("timing", "en") != terms("time", "en")
     assert terms("untapped", "en") != terms("untap", "en")
+    # a countered spell is not a +1/+1 counter
+    assert terms("countered", "en") == terms("countering", "en") != terms("counters", "en")
+
+
+def test_a_countered_spell_is_not_a_counter(en_searcher: Searcher) -> None:
+    """ "gets countered" finds the rules on countering spells, not those on +1/+1 or poison
+    counters."""
+    hits = en_searcher.search("what happens to a spell when it gets countered").hits[:3]
+    for hit in hits:
+        assert "countered" in hit.snippet.lower() or "counter a spell" in hit.snippet, hit
 
 
 def test_a_real_french_word_is_never_corrected(en_searcher: Searcher) -> None:
@@ -259,3 +269,9 @@ def test_what_a_term_is_looked_up_with_is_read_in_its_own_language(searcher: Sea
     assert ("fr", ("pil",)) in related and ("en", ("stack",)) in related
     assert not any(lang == "en" and seq == ("pile",) for lang, seq in related)
     assert searcher.glossary.languages_of("zone") == ("fr", "en")
+
+
+def test_looking_at_cards_is_the_english_examine(en_searcher: Searcher) -> None:
+    """« regarder les cartes exilées »: the English text says « examined » (406.3)."""
+    top = hit_keys(en_searcher.search("est-ce qu'on peut regarder les cartes exilées ?").hits)
+    assert "en-2011-09-30/406.3" in top[0].split("|"), top[:3]
