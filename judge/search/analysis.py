@@ -87,6 +87,22 @@ FRENCH_STOP_WORDS = frozenset(
     | {"combien", "quoi", "comment", "quel", "quelle", "quels", "quelles", "pourquoi"}
     | {"lequel", "laquelle", "lesquels", "lesquelles", "va", "vont", "vais", "aller"}
 )
+# A question for a number (« combien de points de vie », "how many lands"): its answer
+# says a number, in digits or in words; "many" and "much" frame the English question.
+QUANTITY_QUESTIONS = frozenset({"combien", "many", "much"})
+NUMBER_WORDS: dict[str, frozenset[str]] = {
+    "fr": frozenset(
+        {"zero", "deux", "trois", "quatre", "cinq", "six", "sept", "huit", "dix", "onze"}
+        | {"douze", "treize", "quatorze", "quinze", "seize", "vingt", "trente", "quarante"}
+        | {"cinquante", "cent"}
+    ),
+    "en": frozenset(
+        {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}
+        | {"ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "twenty"}
+        | {"thirty", "forty", "fifty", "hundred", "once", "twice"}
+    ),
+}
+NUMBERS_WRITTEN = 100  # digits 0 to 100: the counts the rules give (20 life, 7 cards, 40)
 ENGLISH_STOP_WORDS = frozenset(
     {fold_token(w) for w in stopwords_for_language("en")} - ENGLISH_NEGATIONS
     | {"s", "t", "see", "also", "its"}

@@ -92,6 +92,9 @@ TOP_K = 400  # paragraphs kept (best first) before grouping them into rules
 SYNONYM = 0.7  # weight of another wording of a glossary term in the same language
 TRANSLATED = 0.7  # weight of a glossary translation against the words as typed
 WEAK = 0.3  # weight of a word that frames a question (mots-de-question.txt)
+# weight of each number in a paragraph for « combien », "how many": little, as a paragraph
+# often says several (« Troll à deux têtes … 15 marqueurs »); having one is what counts
+QUANTITY = 0.1
 OLD_WORDING = 0.5  # an older edition's wording of a term the query wrote in today's words
 # a rule no longer in force: no copy in the newest edition of its language that has text in
 # its section, nor in a newer one (2008's 502.9e, removed in 2009), unless old wording or an
@@ -227,6 +230,7 @@ class _Concept:
     # the forms that are only what the term is looked up with (répondre → pile)
     related: set[tuple[AnalyzerLanguage, tuple[str, ...]]] = field(default_factory=set)
     span: tuple[int, int] = (0, 0)  # where the query writes it
+    quantity: bool = False  # « combien », "how many": its forms are the numbers
 
     def names(self, language: AnalyzerLanguage) -> set[str]:
         return self.naming[language] if self.naming else self.terms(language)
@@ -253,6 +257,26 @@ def _words(text: str) -> list[_Word]:
         if len(out) >= MAX_WORDS:
             break
     return out
+
+
+def _quantity(word: _Word) -> _Concept:
+    """« combien », "how many": the answer says a number, so a number in the paragraph
+    counts, a little, as the question's word (305.2 "only one land", 103.3 "seven cards")."""
+    return _Concept(
+        word.text,
+        {lang: [((n,), QUANTITY) for n in _numbers(lang)] for lang in _LANGUAGES},
+        weak=True,
+        span=(word.start, word.end),
+        quantity=True,
+    )
+
+
+@functools.cache
+def _numbers(language: AnalyzerLanguage) -> tuple[str, ...]:
+    """The index terms of the numbers the rules write, digits and words."""
+    words = sorted(analysis.NUMBER_WORDS[language])
+    found = [t for w in words for t in analysis.terms(w, language)]
+    return tuple(dict.fromkeys([*map(str, range(analysis.NUMBERS_WRITTEN + 1)), *found]))
 
 
 def _framed(concepts: list[_Concept], text: str) -> list[_Concept]:
@@ -398,6 +422,7 @@ class Searcher:
         }
         self._posting_cache: dict[tuple[str, str], Postings] = {}
         self._phrase_cache: dict[tuple[str, tuple[str, ...], int], NDArray[np.int64]] = {}
+        self._number_texts: dict[str, NDArray[np.int64]] = {}  # texts with a number, per language
         self._frequencies: dict[tuple[str, str], int] = {}
         self._vocabulary = self._opened.vocabulary
         self._french = lexicon.french
@@ -744,32 +769,38 @@ class Searcher:
                     expansions.append(f"{label} → {', '.join(dict.fromkeys(alternatives))}")
                 i = b + 1
                 continue
-            w = words[i]
+            single = self._word_concept(words[i], query_language)
             i += 1
-            if any(not w.terms[lang] for lang in _LANGUAGES):
-                continue  # a stop word in either language: no concept of its own
-            folded = clitics_folded(w.text)
-            native = self._in_language(folded, query_language)
-            weak = folded in self._question_words
-            base = WEAK if weak else 1.0
-            concepts.append(
-                _Concept(
-                    w.text,
-                    {
-                        lang: [
-                            (
-                                tuple(w.terms[lang]),
-                                base
-                                * (1.0 if lang == query_language or not native else TRANSLATED),
-                            )
-                        ]
-                        for lang in _LANGUAGES
-                    },
-                    weak=weak,
-                    span=(w.start, w.end),
-                )
-            )
+            if single is not None:
+                concepts.append(single)
         return _distinct(_framed(concepts, text)), tuple(expansions)
+
+    def _word_concept(self, w: _Word, query_language: str) -> _Concept | None:
+        """A word outside the glossary: its terms in both languages, the other language's
+        weighing as a translation when the word is one of the query's language; None for a
+        stop word."""
+        folded = clitics_folded(w.text)
+        if folded in analysis.QUANTITY_QUESTIONS:
+            return _quantity(w)
+        if any(not w.terms[lang] for lang in _LANGUAGES):
+            return None  # a stop word in either language: no concept of its own
+        native = self._in_language(folded, query_language)
+        weak = folded in self._question_words
+        base = WEAK if weak else 1.0
+        return _Concept(
+            w.text,
+            {
+                lang: [
+                    (
+                        tuple(w.terms[lang]),
+                        base * (1.0 if lang == query_language or not native else TRANSLATED),
+                    )
+                ]
+                for lang in _LANGUAGES
+            },
+            weak=weak,
+            span=(w.start, w.end),
+        )
 
     def _add_related(self, concept: _Concept, term: GlossaryTerm) -> None:
         """What the term is looked up with (répondre → pile), each form read in its language."""
@@ -1324,6 +1355,8 @@ class Searcher:
         related form in the section titles above a paragraph scores but does not make the
         paragraph have the concept (every rule of 704 sits under « actions basées sur un
         état »)."""
+        if concept.quantity:
+            return self._score_numbers(concept, idf, scores)
         found = np.zeros(self._texts, dtype=np.bool_)
         for lang, seqs in concept.forms.items():
             for seq, weight in seqs:
@@ -1350,6 +1383,26 @@ class Searcher:
                         )
                         if counts:
                             found[got] = True
+        return found
+
+    def _score_numbers(
+        self, concept: _Concept, idf: dict[tuple[str, str], float], scores: _Scores
+    ) -> NDArray[np.bool_]:
+        """A number in a paragraph counts once, as one word of average weight: « Troll à
+        deux têtes … 15 marqueurs » says no more of a count than « dix marqueurs »."""
+        found = np.zeros(self._texts, dtype=np.bool_)
+        for lang in _LANGUAGES:
+            weights = [idf[(lang, t)] for t in concept.terms(lang) if (lang, t) in idf]
+            texts = self._number_texts.get(lang)
+            if texts is None:
+                field = f"body_{lang}"
+                found_ids = [self._postings(field, t)[0] for t in _numbers(lang)]
+                texts = np.unique(np.concatenate([_NO_DOCS, *found_ids]))
+                self._number_texts[lang] = texts
+            if weights and len(texts):
+                scores.scores[texts] += QUANTITY * max(weights)
+                scores.touched[texts] = True
+                found[texts] = True
         return found
 
     def _add_term(

@@ -275,3 +275,23 @@ def test_looking_at_cards_is_the_english_examine(en_searcher: Searcher) -> None:
     """« regarder les cartes exilées »: the English text says « examined » (406.3)."""
     top = hit_keys(en_searcher.search("est-ce qu'on peut regarder les cartes exilées ?").hits)
     assert "en-2011-09-30/406.3" in top[0].split("|"), top[:3]
+
+
+def test_a_question_for_a_number_looks_for_one(searcher: Searcher) -> None:
+    """« combien » (a stop word) and "how many" ask for a number: a concept whose forms are
+    the numbers, in digits and in words, each weighing little."""
+    for text in ("avec combien de points de vie", "how many lands"):
+        quantity = searcher._concepts(text, _words(text))[0][0]
+        assert quantity.weak and quantity.label in ("combien", "many")
+        forms = {seq for seqs in quantity.forms.values() for seq, _ in seqs}
+        assert {("20",), ("40",), ("seven",), ("sept",)} <= forms
+        assert ("un",) not in forms and ("many",) not in forms  # an article, the question
+
+
+def test_how_many_cards_finds_the_rule_that_says_seven(en_searcher: Searcher) -> None:
+    """103.3 « draws a hand of seven cards », before the mulligan rules that say « draws a
+    new hand » without a number."""
+    top = hit_keys(
+        en_searcher.search("how many cards do players draw at the start of the game").hits
+    )
+    assert "en-2011-09-30/103.3" in top[0].split("|"), top[:3]
