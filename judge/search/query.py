@@ -797,6 +797,9 @@ class Searcher:
                     )
                 ]
                 for lang in _LANGUAGES
+                # a word of the query's language that the other never writes is not read
+                # in it: « reste » is not the English "rest" its stem would find
+                if lang == query_language or not native or self._in_language(folded, lang)
             },
             weak=weak,
             span=(w.start, w.end),

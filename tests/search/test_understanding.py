@@ -295,3 +295,22 @@ def test_how_many_cards_finds_the_rule_that_says_seven(en_searcher: Searcher) ->
         en_searcher.search("how many cards do players draw at the start of the game").hits
     )
     assert "en-2011-09-30/103.3" in top[0].split("|"), top[:3]
+
+
+def test_a_french_word_is_not_read_as_the_english_its_stem_would_find(
+    searcher: Searcher,
+) -> None:
+    """« il en reste » : the English stemmer makes « reste » "rest" (704.5j, in English in
+    the 2024 text: "the rest are put into…"); English never writes « reste ». A word both
+    languages write (source, mana) is read in both."""
+    for text, label, languages in (
+        ("il en reste", "reste", ["fr"]),
+        ("la source", "source", ["en", "fr"]),
+        ("mana en reste", "mana", ["en", "fr"]),
+    ):
+        concepts = searcher._concepts(text, _words(text), "fr")[0]
+        found = next(c for c in concepts if c.label == label)
+        assert sorted(found.forms) == languages, (text, found.forms)
+    hits = searcher.search("un jeton copie d'une créature qui meurt, il reste dans le cimetiere ?")
+    for hit in hits.hits:
+        assert "**rest**" not in hit.snippet, hit
