@@ -35,7 +35,7 @@ from whoosh.lang import stemmer_for_language, stopwords_for_language  # noqa: E4
 AnalyzerLanguage = Literal["fr", "en"]
 
 # Bump when analysis changes: it is part of the search index's content hash.
-ANALYSIS_VERSION = "8"
+ANALYSIS_VERSION = "9"
 
 # A token in raw text: letters or digits, possibly joined by apostrophes (typographic too).
 # Folding never changes the number of characters of a letter or digit *sequence* boundary,
@@ -146,11 +146,20 @@ _EN_PROTECTED = {
     "trample": "trample",
     "untapped": "untapped",
     "defender": "defender",  # not `defend` (defending player)
+    # Equipment (the artifact subtype, 301.5) is not equip (the keyword ability, 702.6)
+    "equipment": "equipment",
+    "equipments": "equipment",
     # a spell countered is not a counter put on a permanent (+1/+1, poison)
     "countered": "countered",
     "countering": "countered",
 }
-_FR_PROTECTED = {"legendaire": "legend", "legendaires": "legend"}
+_FR_PROTECTED = {
+    "legendaire": "legend",
+    "legendaires": "legend",
+    # « équipement » (the subtype) is not « équiper » (the keyword ability), as in English
+    "equipement": "equipement",
+    "equipements": "equipement",
+}
 
 
 @lru_cache(maxsize=100_000)

@@ -233,7 +233,7 @@ class _Concept:
     quantity: bool = False  # « combien », "how many": its forms are the numbers
 
     def names(self, language: AnalyzerLanguage) -> set[str]:
-        return self.naming[language] if self.naming else self.terms(language)
+        return self.naming.get(language, set()) if self.naming else self.terms(language)
 
     def add(self, language: AnalyzerLanguage, seq: tuple[str, ...], weight: float) -> None:
         known = self.forms.setdefault(language, [])
@@ -757,8 +757,16 @@ class Searcher:
                         if normalize(v.text) != normalize(label):
                             alternatives.append(v.text)
                     self._add_related(concept, self.glossary.terms[t])
-                # the words as typed, too (an English word in French text, and vice versa)
+                # the words as typed, too (an English word in French text, and vice versa),
+                # but a French word the English texts never write is not read as English:
+                # « équipements » is not the English "equip" its stem would find
+                span = [clitics_folded(w.text) for w in words[a : b + 1]]
                 for lang in _LANGUAGES:
+                    if lang not in typed_in and not all(
+                        self._in_language(f, lang) or not self._in_language(f, query_language)
+                        for f in span
+                    ):
+                        continue
                     seq = tuple(t for w in words[a : b + 1] for t in w.terms[lang])
                     if seq:
                         concept.add(lang, seq, 1.0 if lang in typed_in else TRANSLATED)

@@ -100,7 +100,8 @@ def test_game_terms_are_not_stop_words() -> None:
 def test_french_stemming_groups_inflections() -> None:
     assert terms("blessure", "fr") == terms("blessures", "fr")
     assert terms("mortelle", "fr") == terms("mortels", "fr")
-    assert terms("équipée", "fr") == terms("équipement", "fr")
+    assert terms("équipée", "fr") == terms("équiper", "fr")
+    assert terms("équipements", "fr") == terms("équipement", "fr")
     assert terms("planeswalker", "fr") == terms("planeswalkers", "fr")
     assert terms("légendes", "fr") == terms("légende", "fr")
     assert terms("cimetière", "fr") != terms("bibliothèque", "fr")

@@ -88,10 +88,10 @@ SHIPPED_FLOORS = {
     6: (0.66, 0.8),
     7: (0.37, 0.62),
 }
-ENGLISH_FLOORS = {1: 0.94, 2: 0.85, 4: 0.65, 5: 0.75, 6: 0.65, 7: 0.58}
+ENGLISH_FLOORS = {1: 0.94, 2: 0.95, 4: 0.65, 5: 0.75, 6: 0.65, 7: 0.58}
 # every round together (what the targets say of "the shipped corpus")
 SHIPPED_WHOLE = (0.9, 0.935)
-ENGLISH_WHOLE = 0.85
+ENGLISH_WHOLE = 0.86
 
 
 def test_both_rounds_are_there() -> None:

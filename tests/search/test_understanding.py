@@ -53,6 +53,18 @@ def test_game_terms_keep_their_meaning_through_the_stemmer() -> None:
     assert terms("untapped", "en") != terms("untap", "en")
     # a countered spell is not a +1/+1 counter
     assert terms("countered", "en") == terms("countering", "en") != terms("counters", "en")
+    # Equipment (the subtype) is not equip (the keyword ability), in either language
+    assert terms("equipments", "en") == terms("equipment", "en") != terms("equip", "en")
+    assert terms("équipements", "fr") == terms("équipement", "fr") != terms("équiper", "fr")
+
+
+def test_a_french_word_is_not_read_as_the_english_its_stem_finds(en_searcher: Searcher) -> None:
+    """« équipements » stems, read as English, to "equip": the keyword ability 702.6 (its
+    heading « Equip ») came first; the French word is only French, and the subtype's rules
+    (301.5) come first."""
+    top = en_searcher.search("les équipements", limit=3).hits
+    assert top and top[0].rule.startswith("301.5"), [(h.edition, h.rule) for h in top]
+    assert all(h.rule != "702.6" for h in top), [(h.edition, h.rule) for h in top]
 
 
 def test_a_countered_spell_is_not_a_counter(en_searcher: Searcher) -> None:
