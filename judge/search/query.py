@@ -83,6 +83,8 @@ HEADING_BONUS = 1.5  # a section whose title is exactly what was asked for
 # a paragraph in another language than the query's, when the query-language text has every
 # concept of the query; nearer 1 as concepts are missing from it (défenseur, only in English)
 OTHER_LANGUAGE = 0.25
+# the same, for a paragraph its edition of the query's language prints in the other one
+OWN_EDITION_OTHER_LANGUAGE = 0.5
 SECTION_BONUS = 1.3  # a rule under a section whose whole title is among the query's words
 PARENT_CONTEXT = 0.25  # how much of a concept a sub-rule covers when only its parent has it
 # a concept's share in the coverage grows with its IDF to this power: a paragraph without the
@@ -996,7 +998,7 @@ class Searcher:
         masks = covered.masks
         values = scores.scores[docs] * self._kind_weights[docs]
         other = _other_language_factors(covered, masks[docs], absent)
-        values *= np.where(self._other_arrays[query_language][docs], other, 1.0)
+        values *= self._language_factors(docs, other, query_language)
         values *= _coverage_factors(covered, masks[docs])
         best = _top(values, docs, TOP_K)
         chosen: list[int] = docs[best].tolist()
@@ -1018,9 +1020,23 @@ class Searcher:
         )
         values = scores.scores[top] * self._kind_weights[top]
         other = _other_language_factors(covered, own, absent)
-        values *= np.where(self._other_arrays[query_language][top], other, 1.0)
+        values *= self._language_factors(top, other, query_language)
         values *= factors[inverse]
         return list(zip(values.tolist(), chosen, strict=True))
+
+    def _language_factors(
+        self,
+        docs: NDArray[np.int64],
+        other: NDArray[np.float64] | float,
+        query_language: str,
+    ) -> NDArray[np.float64]:
+        """1 for a paragraph in the query's language, `other` for one in the other; but a
+        paragraph that an edition of the query's language prints in the other language
+        (fr-2024's 301.5e, 301.6, 704.5w, in English) is that edition's only text of the
+        rule: it weighs at least `OWN_EDITION_OTHER_LANGUAGE`."""
+        own_edition = np.maximum(other, OWN_EDITION_OTHER_LANGUAGE)
+        factors = np.where(self._edition_language[query_language][docs], own_edition, other)
+        return np.where(self._other_arrays[query_language][docs], factors, 1.0)
 
     def _parent_masks(self, chosen: list[int], masks: NDArray[np.int64]) -> NDArray[np.int64]:
         """For each document, the concepts the text of its parent rule has."""

@@ -155,6 +155,14 @@ def test_old_wording_finds_the_new_and_back(searcher: Searcher) -> None:
     assert "fr-2024/704.5d" in keys(searcher.search("jeton hors de la zone en jeu"))[:3]
 
 
+def test_a_french_edition_s_english_paragraph_is_its_text_of_the_rule(searcher: Searcher) -> None:
+    """fr-2024 prints 301.6 (Fortification) in English: for a French question it is that
+    edition's only text of the rule, and weighs more than an English edition's paragraph
+    would (it came 6th, behind the French paragraphs on Equipment)."""
+    top = keys(searcher.search("une fortification peut elle être attachée à une créature"))
+    assert "fr-2024/301.6" in top[:2], top[:6]
+
+
 def test_without_the_glossary_the_english_paragraph_is_not_found(index: RuleIndex) -> None:
     """The expansion does the work: an empty glossary loses the English rule."""
     bare = Searcher(index, glossary=Glossary([]))

@@ -201,11 +201,16 @@ class Reference:
                 lacking = max(lacking, share(own & absent) / share(own))
             return q.OTHER_LANGUAGE + (1.0 - q.OTHER_LANGUAGE) * lacking
 
+        languages = {ed.id: ed.language for ed in self.s.index.editions}
+
         def weight(d: int, coverage: float) -> float:
             info = self.docs[d]
             kind = q._KIND_WEIGHT.get(info.kind, 1.0)
             own = masks.get(d, 0)
             other = other_language(own) if info.language != query_language else 1.0
+            if info.language != query_language and languages[info.edition] == query_language:
+                # the edition's own text of the rule, printed in the other language
+                other = max(other, q.OWN_EDITION_OTHER_LANGUAGE)
             return scores[d] * kind * other * (0.15 + 0.85 * coverage**2)
 
         self.other_language = other_language

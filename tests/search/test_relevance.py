@@ -4,8 +4,8 @@ MRR@10 ≥ 0.90 (English), on the queries the ranking was tuned on (round 1); th
 are what the ranking reaches (the benchmark prints the figures), so that no change can lower
 them unnoticed. The second round of judge questions was written afterwards and never tuned
 on: its floors are lower, and the gap between the rounds is what over-fitting would show.
-Round 7 was written from the rule texts alone and measured once before any change: the
-lowest floors of all, and the honest figure of what a new question meets."""
+Rounds 7 and 8 were written from the rule texts alone and measured once before any change:
+the lowest floors of all, and the honest figure of what a new question meets."""
 
 from __future__ import annotations
 
@@ -87,23 +87,24 @@ SHIPPED_FLOORS = {
     5: (0.8, 0.85),
     6: (0.66, 0.8),
     7: (0.37, 0.62),
+    8: (0.39, 0.49),
 }
-ENGLISH_FLOORS = {1: 0.94, 2: 0.95, 4: 0.65, 5: 0.75, 6: 0.65, 7: 0.58}
+ENGLISH_FLOORS = {1: 0.94, 2: 0.95, 4: 0.65, 5: 0.75, 6: 0.65, 7: 0.58, 8: 0.26}
 # every round together (what the issue's targets say of "the shipped corpus")
-SHIPPED_WHOLE = (0.9, 0.935)
-ENGLISH_WHOLE = 0.86
+SHIPPED_WHOLE = (0.87, 0.91)
+ENGLISH_WHOLE = 0.78
 
 
 def test_both_rounds_are_there() -> None:
     for judged in (JUDGED, JUDGED_EN):
-        # rounds 3 to 7: questions written before they were searched (7: from the rule
-        # texts only, never tuned on)
-        assert {1, 2, 4, 5, 6, 7} <= {j.round for j in judged} <= {1, 2, 3, 4, 5, 6, 7}
+        # rounds 3 to 8: questions written before they were searched (7 and 8: from the
+        # rule texts only, never tuned on)
+        assert {1, 2, 4, 5, 6, 7, 8} <= {j.round for j in judged} <= set(range(1, 9))
     assert sum(1 for j in JUDGED if j.round == 2) >= 20
     assert sum(1 for j in JUDGED_EN if j.round == 2) >= 10
 
 
-@pytest.mark.parametrize("round_", [1, 2, 4, 5, 6, 7])
+@pytest.mark.parametrize("round_", [1, 2, 4, 5, 6, 7, 8])
 def test_targets_on_the_shipped_corpus_per_round(searcher: Searcher, round_: int) -> None:
     judged = [j for j in JUDGED if j.round == round_]
     _, overall, rankings = evaluate(judged, _ranker(searcher))
@@ -123,7 +124,7 @@ def test_targets_on_the_shipped_corpus(searcher: Searcher) -> None:
         assert scores.mrr >= 0.8, f"{kind}: MRR@10 = {scores.mrr:.3f}\n{report}"
 
 
-@pytest.mark.parametrize("round_", [1, 2, 4, 5, 6, 7])
+@pytest.mark.parametrize("round_", [1, 2, 4, 5, 6, 7, 8])
 def test_targets_on_the_english_editions(en_searcher: Searcher, round_: int) -> None:
     judged = [j for j in JUDGED_EN if j.round == round_]
     _, overall, rankings = evaluate(judged, _ranker(en_searcher))
