@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -116,4 +116,35 @@ def hit_keys(hits: Sequence[Any]) -> list[str]:
             ]
         )
         for h in hits
+    ]
+
+
+def group_keys(hits: Sequence[Any], groups: Callable[[str, str], Hashable]) -> list[str]:
+    """`hit_keys` read through a group key (the concordance's): each hit as the groups of
+    what it shows, its copies and the rules a glossary entry sends to (the 2025 entry's
+    « See rule 702.4 » answers for 2011's 702.4, a copy of it)."""
+    return [
+        "|".join(
+            str(groups(e, r))
+            for e, r in (
+                (h.edition, h.rule),
+                *getattr(h, "also", ()),
+                *((h.edition, n) for n in getattr(h, "see", ())),
+            )
+        )
+        for h in hits
+    ]
+
+
+def by_group(judged: list[Judged], groups: Callable[[str, str], Hashable]) -> list[Judged]:
+    """The same questions, each answer read as the groups of its keys (for `group_keys`)."""
+    return [
+        replace(
+            j,
+            relevant=tuple(
+                frozenset(str(groups(*key.split("/", 1))) for key in answer)
+                for answer in j.relevant
+            ),
+        )
+        for j in judged
     ]

@@ -88,11 +88,17 @@ def test_the_group_key_is_the_callers(renumbered: Searcher) -> None:
 
 
 @pytest.fixture(scope="module")
-def by_concordance(en_index: RuleIndex, search_home: Path) -> Iterator[Searcher]:
+def groups(en_index: RuleIndex) -> ConcordanceGroups:
     """The group key the façade can pass: the concordance's direct links."""
     from judge.rules.concordance import Concordance
 
-    groups = ConcordanceGroups(Concordance(en_index))
+    return ConcordanceGroups(Concordance(en_index))
+
+
+@pytest.fixture(scope="module")
+def by_concordance(
+    en_index: RuleIndex, search_home: Path, groups: ConcordanceGroups
+) -> Iterator[Searcher]:
     with Searcher(en_index, home=search_home, group_key=groups) as s:
         yield s
 
@@ -107,6 +113,25 @@ def test_renumbered_copies_are_one_hit(by_concordance: Searcher) -> None:
     assert ("en-2008-07-15", "420.5e") in legend.also
     shown = [(h.edition, h.rule) for h in hits] + [k for h in hits for k in h.also]
     assert len(shown) == len(set(shown))
+
+
+def test_answers_read_through_the_groups(
+    by_concordance: Searcher, groups: ConcordanceGroups
+) -> None:
+    """The benchmark's reading of the English set over 26 editions: an answer keyed in one
+    edition is found under the copy shown of another (2008's 420.5e under fr-2024's
+    704.5j); a key of another rule is not."""
+    from tests.search.relevance import Judged, by_group, evaluate, group_keys
+
+    q = "règle des légendes"
+    answers = [Judged(q, "question", (frozenset({"en-2008-07-15/420.5e"}),))]
+    wrong = [Judged(q, "question", (frozenset({"en-2008-07-15/420.5a"}),))]
+
+    def rank(text: str) -> list[str]:
+        return group_keys(by_concordance.search(text).hits, groups)
+
+    assert evaluate(by_group(answers, groups), rank)[1].recall1 == 1.0
+    assert evaluate(by_group(wrong, groups), rank)[1].recall1 == 0.0
 
 
 @dataclass
