@@ -760,13 +760,11 @@ class Searcher:
                             alternatives.append(v.text)
                     self._add_related(concept, self.glossary.terms[t])
                 # the words as typed, too (an English word in French text, and vice versa),
-                # but a French word the English texts never write is not read as English:
-                # « équipements » is not the English "equip" its stem would find
+                # each language only if it can read them (« équipements » is not "equip")
                 span = [clitics_folded(w.text) for w in words[a : b + 1]]
                 for lang in _LANGUAGES:
                     if lang not in typed_in and not all(
-                        self._in_language(f, lang) or not self._in_language(f, query_language)
-                        for f in span
+                        self._readable_in(f, lang, query_language) for f in span
                     ):
                         continue
                     seq = tuple(t for w in words[a : b + 1] for t in w.terms[lang])
@@ -807,12 +805,20 @@ class Searcher:
                     )
                 ]
                 for lang in _LANGUAGES
-                # a word of the query's language that the other never writes is not read
-                # in it: « reste » is not the English "rest" its stem would find
-                if lang == query_language or not native or self._in_language(folded, lang)
+                if self._readable_in(folded, lang, query_language)
             },
             weak=weak,
             span=(w.start, w.end),
+        )
+
+    def _readable_in(self, folded: str, language: str, query_language: str) -> bool:
+        """Whether a word of the query is read in `language` too: a word of the query's
+        language that the other never writes is not (« reste » is not the English "rest",
+        « équipements » not "equip", that their stems would find)."""
+        return (
+            language == query_language
+            or not self._in_language(folded, query_language)
+            or self._in_language(folded, language)
         )
 
     def _add_related(self, concept: _Concept, term: GlossaryTerm) -> None:

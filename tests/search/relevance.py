@@ -108,31 +108,22 @@ def hit_keys(hits: Sequence[Any]) -> list[str]:
     glossary entry, the rules it sends to (`see`), joined by `|`: a copy of an answer shown
     under another edition's hit still answers, at that rank, and so does the entry whose
     text says « See rule 702.4 » with a link to it."""
-    return [
-        "|".join(
-            [
-                *(f"{e}/{r}" for e, r in ((h.edition, h.rule), *getattr(h, "also", ()))),
-                *(f"{h.edition}/{n}" for n in getattr(h, "see", ())),
-            ]
-        )
-        for h in hits
-    ]
+    return ["|".join(f"{e}/{r}" for e, r in _shown(h)) for h in hits]
 
 
 def group_keys(hits: Sequence[Any], groups: Callable[[str, str], Hashable]) -> list[str]:
     """`hit_keys` read through a group key (the concordance's): each hit as the groups of
-    what it shows, its copies and the rules a glossary entry sends to (the 2025 entry's
-    « See rule 702.4 » answers for 2011's 702.4, a copy of it)."""
+    what it shows (the 2025 entry's « See rule 702.4 » answers for 2011's 702.4, a copy of
+    it)."""
+    return ["|".join(str(groups(e, r)) for e, r in _shown(h)) for h in hits]
+
+
+def _shown(h: Any) -> list[tuple[str, str]]:
+    """What a hit shows: its rule, its copies, the rules a glossary entry sends to."""
     return [
-        "|".join(
-            str(groups(e, r))
-            for e, r in (
-                (h.edition, h.rule),
-                *getattr(h, "also", ()),
-                *((h.edition, n) for n in getattr(h, "see", ())),
-            )
-        )
-        for h in hits
+        (h.edition, h.rule),
+        *getattr(h, "also", ()),
+        *((h.edition, n) for n in getattr(h, "see", ())),
     ]
 
 
