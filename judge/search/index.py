@@ -40,6 +40,7 @@ import contextlib
 import hashlib
 import hmac
 import os
+import re
 import secrets
 import shutil
 import stat
@@ -68,7 +69,7 @@ if TYPE_CHECKING:
 
 # Bump when the schema or the document shapes change (the source of this module and of
 # analysis.py is hashed too, so an edit can never reuse an index built by older code).
-INDEX_VERSION = "7"
+INDEX_VERSION = "8"
 KEEP_INDEXES = 4  # views kept per cache folder (one per set of editions in use)
 KEEP_TABLES = 64  # edition tables kept beyond those the kept views use
 MAX_SEGMENTS = 8  # beyond, a view's tables are rebuilt into one segment
@@ -212,6 +213,82 @@ def _edition_documents(index: RuleIndex, edition: Edition) -> Iterator[Document]
         entry_lang = entry.paragraphs[0].language if entry.paragraphs else lang
         body = f"{entry.term}\n{entry.text}"
         yield Document(edition.id, entry.term, "glossary", entry_lang, i, body, entry.term, lang)
+
+
+def glossary_links(edition: Edition) -> str:
+    """What each glossary entry of `edition` points to, one line per entry: its language,
+    the index terms of its heading, the rules it cites (« See rule 706 »). An entry that
+    only sends to another (« Swampwalk: See Landwalk. ») points where that one does."""
+    cited: dict[str, tuple[str, ...]] = {}
+    for entry in edition.glossary:
+        targets = tuple(r.target for r in entry.references if r.status == "resolved")
+        if targets:
+            cited[fold_token(entry.term)] = targets
+    lines = []
+    for entry in edition.glossary:
+        key = fold_token(entry.term)
+        targets = cited.get(key, ())
+        if not targets:
+            seen = _SEE_ENTRY.fullmatch(entry.text.strip())
+            if seen:
+                targets = cited.get(fold_token(seen.group(1)), ())
+        lang: AnalyzerLanguage = entry.paragraphs[0].language if entry.paragraphs else "en"
+        heading = analysis.terms(entry.term, lang)
+        if targets and heading:
+            lines.append(f"{lang}\t{' '.join(heading)}\t{' '.join(targets)}")
+    return "\n".join(lines)
+
+
+_SEE_ENTRY = re.compile(r"(?:See|Voir)\s+([^.]+)\.?", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class GlossaryLink:
+    """A glossary entry's heading and the rules it cites, in the editions that have it."""
+
+    language: AnalyzerLanguage
+    heading: frozenset[str]  # index terms
+    targets: tuple[str, ...]
+    editions: frozenset[str]
+
+
+class GlossaryLinks:
+    """The links of a view's editions, each distinct one once (neighbouring editions share
+    most entries), found by the words of their headings."""
+
+    def __init__(self, lines: Sequence[str], editions: Sequence[str]) -> None:
+        self.links: list[GlossaryLink] = []
+        self._by_term: dict[tuple[str, str], list[int]] = {}
+        for line in lines:
+            try:
+                lang, heading, targets, numbers = line.split("\t")
+                terms = frozenset(heading.split())
+                link = GlossaryLink(
+                    "en" if lang == "en" else "fr",
+                    terms,
+                    tuple(targets.split()),
+                    frozenset(editions[int(n)] for n in numbers.split()),
+                )
+            except (ValueError, IndexError) as exc:
+                raise SearchIndexError("Index de recherche illisible : liens du glossaire") from exc
+            for t in terms:
+                self._by_term.setdefault((link.language, t), []).append(len(self.links))
+            self.links.append(link)
+
+    def named(self, language: AnalyzerLanguage, terms: set[str]) -> list[GlossaryLink]:
+        """The links of `language` whose whole heading is among `terms`."""
+        found = {i for t in terms for i in self._by_term.get((language, t), ())}
+        return [self.links[i] for i in sorted(found) if self.links[i].heading <= terms]
+
+
+def merge_links(tables: Sequence[str]) -> list[str]:
+    """The editions' `glossary_links` as a view holds them: each distinct line once, with
+    the numbers of the editions that have it."""
+    merged: dict[str, list[str]] = {}
+    for number, text in enumerate(tables):
+        for line in text.splitlines():
+            merged.setdefault(line, []).append(str(number))
+    return [f"{line}\t{' '.join(numbers)}" for line, numbers in merged.items()]
 
 
 def code_salt() -> bytes:
@@ -441,6 +518,7 @@ class _Table:
     rule: array[int]  # per document: index in `rules`
     vocab: _Vocab
     title_only: bytes = b""  # per document: 1 when its rule is known only by its title
+    links: str = ""  # its glossary's links to rules (`glossary_links`)
 
     def encode(self) -> list[bytes]:
         v = self.vocab
@@ -463,11 +541,12 @@ class _Table:
             _strings(s for c in per_word for s in c),
             _ints("I", (n for c in per_word for n in c.values())),
             self.title_only,
+            _strings([self.links]),
         ]
 
     @classmethod
     def decode(cls, parts: list[bytes]) -> _Table:
-        if len(parts) != 16:
+        if len(parts) != 17:
             raise ValueError("table incomplète")
         words = _read_strings(parts[9])
         counts = _read_ints("I", parts[10])
@@ -497,6 +576,7 @@ class _Table:
             _read_ints("I", parts[8]),
             vocab,
             parts[15],
+            _read_strings(parts[16])[0],
         )
         n = len(table.local)
         columns = (table.segment, table.kinds, table.langs, table.rule, table.title_only)
@@ -652,6 +732,7 @@ def _index_editions(
             rows.add(digest, doc, found is not None and found.title_only)
             vocab.add(_tokens(doc.body, memo, words), _LANGUAGE_BIT[doc.language])
             vocab.add(_tokens(doc.titles, memo, words), _LANGUAGE_BIT[doc.title_language])
+        rows.links = glossary_links(ed)
         pending.append((key, ed, rows, vocab))
         if progress:
             progress(200 * n // steps, 1000)
@@ -693,6 +774,7 @@ class _Rows:
         self.kinds, self.langs, self.title_only = bytearray(), bytearray(), bytearray()
         self.paras, self.rule = array("I"), array("I")
         self.rule_names: dict[str, int] = {}
+        self.links = ""
 
     def add(self, digest: bytes, doc: Document, title_only: bool) -> None:
         self.digests.append(digest)
@@ -721,6 +803,7 @@ class _Rows:
             self.rule,
             vocab,
             bytes(self.title_only),
+            self.links,
         )
 
 
@@ -888,6 +971,7 @@ def _write_view(
         _strings(merged.display(w) for w in words),
         bytes(merged.bits[w] for w in words),
         bytes(title_only),
+        _strings(merge_links([t.links for _, t in tables])),
         _strings(names),
         *columns,
     ]
@@ -1165,6 +1249,8 @@ class OpenedIndex:
     text_of: NDArray[np.int64]
     text_width: NDArray[np.int64]
     pair_codes: _PairCodes
+    links_text: list[str]  # the editions' glossary links (`merge_links`)
+    _links: GlossaryLinks | None = None
     _cache: dict[tuple[str, str], Postings] = field(default_factory=dict)
     _text_cache: dict[tuple[str, str], Postings] = field(default_factory=dict)
     # the documents sorted by `rule_codes`, and their codes: made at the first lookup
@@ -1186,6 +1272,12 @@ class OpenedIndex:
 
     def doc_count_all(self) -> int:
         return len(self.documents)
+
+    def glossary_links(self) -> GlossaryLinks:
+        """The glossary links of the view's editions (read at the first use)."""
+        if self._links is None:
+            self._links = GlossaryLinks(self.links_text, self.documents.editions)
+        return self._links
 
     def postings(self, fieldname: str, term: str) -> Postings:
         """Document numbers and term frequencies of `term` in `fieldname`: whoosh's postings
@@ -1318,7 +1410,7 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
     root = path.parent.parent
     opened: list[_Part] = []
     try:
-        if len(parts) < 18:
+        if len(parts) < 19:
             raise ValueError("vue incomplète")
         names = _read_strings(parts[0])
         counts = _read_ints("I", parts[1])
@@ -1332,16 +1424,8 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
             folder = root / _SEGMENTS / name
             ix = _open_segment(folder, home)
             bounds = np.asarray(starts[offset : offset + count + 1], dtype=np.int64)
-            opened.append(
-                _Part(
-                    ix,
-                    ix.reader(),
-                    virtual_ids,
-                    bounds[:-1],
-                    np.diff(bounds),
-                    offset,
-                )
-            )
+            part = _Part(ix, ix.reader(), virtual_ids, bounds[:-1], np.diff(bounds), offset)
+            opened.append(part)
             if ix.doc_count_all() != count:
                 raise ValueError(f"nombre de documents incohérent : {folder}")
             offset += count
@@ -1357,9 +1441,10 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         title_only = parts[16]
         rule_codes, pair_codes = _pair_codes(editions, documents.edition_index, rules, rule_of)
         text_of, text_width = _texts(starts, virtual_ids, len(documents))
-        fields_ = _read_strings(parts[17])
+        links = _read_strings(parts[17])
+        fields_ = _read_strings(parts[18])
         lengths = {
-            name: _read_ints("I", data) for name, data in zip(fields_, parts[18:], strict=True)
+            name: _read_ints("I", data) for name, data in zip(fields_, parts[19:], strict=True)
         }
         if len(title_only) != len(documents) or any(
             len(column) != len(documents) for column in lengths.values()
@@ -1386,6 +1471,7 @@ def open_index(path: Path, home: Path | None = None) -> OpenedIndex:
         text_of,
         text_width,
         pair_codes,
+        links,
     )
 
 

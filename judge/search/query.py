@@ -90,6 +90,9 @@ PARENT_CONTEXT = 0.25  # how much of a concept a sub-rule covers when only its p
 # a concept's share in the coverage grows with its IDF to this power: a paragraph without the
 # rare word of a question (jeton) covers less than one without a common one (peut)
 COVERAGE_IDF = 1.0
+# a rule that a glossary entry the query names points to (« Copy: See rule 706 ») weighs
+# up to 1 + LINK times more, as that entry's words weigh in the query
+LINK = 1.0
 TOP_K = 400  # paragraphs kept (best first) before grouping them into rules
 SYNONYM = 0.7  # weight of another wording of a glossary term in the same language
 TRANSLATED = 0.7  # weight of a glossary translation against the words as typed
@@ -906,8 +909,9 @@ class Searcher:
             for i, c in enumerate(kept)
             if not self._concept_frequency(c).get(prefer.language)
         )
+        each = [{lang: c.names(lang) for lang in _LANGUAGES} for c in kept]
         ranked = self._rank_rules(
-            scores, covered, names, editions, language, prefer.language, absent
+            scores, covered, names, editions, language, prefer.language, absent, each
         )
         ranked = self._merge_copies(ranked, limit, prefer)
         if not ranked:
@@ -932,6 +936,7 @@ class Searcher:
         language: str | None,
         query_language: str = "fr",
         absent: int = 0,
+        each: Sequence[Mapping[AnalyzerLanguage, set[str]]] = (),
     ) -> list[_Ranked] | _RuleTable:
         """Paragraph scores → one entry per rule (its best paragraph, plus a little of the
         next two), exact headings first with their sub-rules folded in, title-only rules
@@ -944,7 +949,8 @@ class Searcher:
         # the titles the query names whole, once for both uses (the same documents after
         # `_in_named_sections`, which only reweighs them)
         named = [d for d in self._titles_among(weighted) if self._whole_heading(docs[d], terms)]
-        weighted = self._in_named_sections(weighted, named)
+        links = self._linked(covered, each, query_language)
+        weighted = self._in_named_sections(weighted, named, links)
         exact = {(docs[d].edition, docs[d].rule) for d in named if covered.complete(d)}
         if not exact:
             return self._rule_table(weighted)
@@ -1098,27 +1104,88 @@ class Searcher:
         return titles
 
     def _in_named_sections(
-        self, weighted: list[tuple[float, int]], titles: list[int]
+        self,
+        weighted: list[tuple[float, int]],
+        titles: list[int],
+        links: Mapping[str, Mapping[str, float]],
     ) -> list[tuple[float, int]]:
         """A question that names a section (its whole title: « protection », « la célérité »)
         among other words is asked inside that section: its rules weigh more than the
         paragraphs elsewhere that share the other words (best first again). `titles`: the
-        title documents of `weighted` whose whole heading the query names."""
+        title documents of `weighted` whose whole heading the query names. A question that
+        names a glossary entry of an edition ("copy", "loyalty ability") asks about what
+        the entry points to (« See rule 706 »): those rules and their sub-rules weigh their
+        factor in `links` (`_linked`: per edition, rule → factor)."""
         docs = self._docs
         named = {(docs[d].edition, docs[d].rule) for d in titles}
-        if not named or SECTION_BONUS == 1.0:
+        if SECTION_BONUS == 1.0:
+            named = set()
+        if not named and not links:
             return weighted
         sections = {rule for _, rule in named}
+        ids = [d for _, d in weighted]
+        rules = (~np.isin(docs.kind_codes[ids], _NOT_RULES)).tolist()
+        factors: dict[tuple[str, str], float] = {}  # per rule: its paragraphs share it
         out = []
-        for score, d in weighted:
-            info = docs[d]
-            if info.kind != "glossary" and info.kind != "title":
-                for number in self._ancestors(info.edition, info.rule):
-                    if number in sections and (info.edition, number) in named:
-                        score *= SECTION_BONUS
-                        break
+        for (score, d), place, is_rule in zip(weighted, docs.places(ids), rules, strict=True):
+            if is_rule:
+                factor = factors.get(place)
+                if factor is None:
+                    factor = factors[place] = self._section_factor(place, named, sections, links)
+                score *= factor
             out.append((score, d))
         out.sort(key=lambda x: -x[0])
+        return out
+
+    def _section_factor(
+        self,
+        place: tuple[str, str],
+        named: set[tuple[str, str]],
+        sections: set[str],
+        links: Mapping[str, Mapping[str, float]],
+    ) -> float:
+        """`_in_named_sections`' factor of one rule (edition, number)."""
+        edition, rule = place
+        lineage = self._ancestors(edition, rule)
+        factor = 1.0
+        if named:
+            for number in lineage:
+                if number in sections and (edition, number) in named:
+                    factor = SECTION_BONUS
+                    break
+        linked = links.get(edition)
+        if linked:
+            for number in lineage:
+                found = linked.get(number)
+                if found is not None:
+                    return factor * found
+        return factor
+
+    def _linked(
+        self,
+        covered: _Coverage,
+        each: Sequence[Mapping[AnalyzerLanguage, set[str]]],
+        query_language: str,
+    ) -> dict[str, dict[str, float]]:
+        """Per edition, the rules that its glossary entries named by the query cite (the
+        whole heading: "loyalty ability"), each with its factor: up to 1 + `LINK`, as much
+        as the entry's words weigh in the query; the largest, when several entries cite it
+        (`each`: each concept's forms). Only an edition's own glossary, and only in the
+        query's language: the French editions have none, and an English entry must not
+        lift the English rules over the French text."""
+        if not LINK or not each:
+            return {}
+        lang: AnalyzerLanguage = "en" if query_language == "en" else "fr"
+        names = set().union(*(c[lang] for c in each))
+        out: dict[str, dict[str, float]] = {}
+        for link in self._opened.glossary_links().named(lang, names):
+            mask = sum(1 << i for i, c in enumerate(each) if not link.heading.isdisjoint(c[lang]))
+            factor = 1.0 + LINK * covered.share(mask)
+            for edition in link.editions:
+                factors = out.setdefault(edition, {})
+                for t in link.targets:
+                    if factor > factors.get(t, 1.0):
+                        factors[t] = factor
         return out
 
     def _under_heading(self, info: DocInfo, exact: set[tuple[str, str]]) -> tuple[str, str]:
@@ -1832,6 +1899,7 @@ def _diversify(ranked: list[_Ranked], limit: int) -> list[_Ranked]:
 
 _KIND_WEIGHT = {"text": 1.0, "example": 0.9, "title": 1.0, "glossary": 0.6}
 _TITLE_CODE = Documents.KINDS.index("title")
+_NOT_RULES = np.asarray([_TITLE_CODE, Documents.KINDS.index("glossary")], dtype=np.uint8)
 
 
 # --- snippets ----------------------------------------------------------------------------

@@ -89,10 +89,10 @@ SHIPPED_FLOORS = {
     7: (0.37, 0.62),
     8: (0.39, 0.49),
 }
-ENGLISH_FLOORS = {1: 0.94, 2: 0.95, 4: 0.65, 5: 0.75, 6: 0.65, 7: 0.58, 8: 0.26}
+ENGLISH_FLOORS = {1: 0.94, 2: 0.95, 4: 0.65, 5: 0.75, 6: 0.75, 7: 0.68, 8: 0.26}
 # every round together (what the targets say of "the shipped corpus")
 SHIPPED_WHOLE = (0.87, 0.91)
-ENGLISH_WHOLE = 0.78
+ENGLISH_WHOLE = 0.79
 
 
 def test_both_rounds_are_there() -> None:
