@@ -88,23 +88,24 @@ SHIPPED_FLOORS = {
     6: (0.66, 0.8),
     7: (0.37, 0.62),
     8: (0.39, 0.49),
+    9: (0.45, 0.6),
 }
-ENGLISH_FLOORS = {1: 0.94, 2: 0.95, 4: 0.65, 5: 0.75, 6: 0.75, 7: 0.68, 8: 0.26}
+ENGLISH_FLOORS = {1: 0.94, 2: 0.95, 4: 0.65, 5: 0.75, 6: 0.75, 7: 0.68, 8: 0.26, 9: 0.22}
 # every round together (what the targets say of "the shipped corpus")
-SHIPPED_WHOLE = (0.87, 0.91)
-ENGLISH_WHOLE = 0.79
+SHIPPED_WHOLE = (0.85, 0.9)
+ENGLISH_WHOLE = 0.73
 
 
 def test_both_rounds_are_there() -> None:
     for judged in (JUDGED, JUDGED_EN):
-        # rounds 3 to 8: questions written before they were searched (7 and 8: from the
+        # rounds 3 to 9: questions written before they were searched (7 to 9: from the
         # rule texts only, never tuned on)
-        assert {1, 2, 4, 5, 6, 7, 8} <= {j.round for j in judged} <= set(range(1, 9))
+        assert {1, 2, 4, 5, 6, 7, 8, 9} <= {j.round for j in judged} <= set(range(1, 10))
     assert sum(1 for j in JUDGED if j.round == 2) >= 20
     assert sum(1 for j in JUDGED_EN if j.round == 2) >= 10
 
 
-@pytest.mark.parametrize("round_", [1, 2, 4, 5, 6, 7, 8])
+@pytest.mark.parametrize("round_", [1, 2, 4, 5, 6, 7, 8, 9])
 def test_targets_on_the_shipped_corpus_per_round(searcher: Searcher, round_: int) -> None:
     judged = [j for j in JUDGED if j.round == round_]
     _, overall, rankings = evaluate(judged, _ranker(searcher))
@@ -124,7 +125,7 @@ def test_targets_on_the_shipped_corpus(searcher: Searcher) -> None:
         assert scores.mrr >= 0.8, f"{kind}: MRR@10 = {scores.mrr:.3f}\n{report}"
 
 
-@pytest.mark.parametrize("round_", [1, 2, 4, 5, 6, 7, 8])
+@pytest.mark.parametrize("round_", [1, 2, 4, 5, 6, 7, 8, 9])
 def test_targets_on_the_english_editions(en_searcher: Searcher, round_: int) -> None:
     judged = [j for j in JUDGED_EN if j.round == round_]
     _, overall, rankings = evaluate(judged, _ranker(en_searcher))
