@@ -84,6 +84,11 @@ class GlossaryEntry:
     def text(self) -> str:
         return "\n".join(p.text for p in self.paragraphs)
 
+    @property
+    def cited(self) -> tuple[str, ...]:
+        """The rules of its edition it sends to (« See rule 702.4 »), once each."""
+        return tuple(dict.fromkeys(r.target for r in self.references if r.status == "resolved"))
+
 
 IssueKind = Literal[
     "inferred",  # number deduced from position

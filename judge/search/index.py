@@ -58,7 +58,7 @@ import numpy as np
 from judge.rules import store
 from judge.rules.errors import JudgeError
 from judge.rules.index import RuleIndex
-from judge.rules.model import Edition, Rule
+from judge.rules.model import Edition, GlossaryEntry, Rule
 from judge.search import analysis, lean
 from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token
 
@@ -210,9 +210,14 @@ def _edition_documents(index: RuleIndex, edition: Edition) -> Iterator[Document]
             above = "\n".join(titles[:-1])
             yield Document(edition.id, rule.number, "title", lang, 0, rule.title, above, lang)
     for i, entry in enumerate(edition.glossary):
-        entry_lang = entry.paragraphs[0].language if entry.paragraphs else lang
+        entry_lang = _entry_language(entry, lang)
         body = f"{entry.term}\n{entry.text}"
         yield Document(edition.id, entry.term, "glossary", entry_lang, i, body, entry.term, lang)
+
+
+def _entry_language(entry: GlossaryEntry, default: AnalyzerLanguage) -> AnalyzerLanguage:
+    """The language a glossary entry is written in (its edition's, when it has no text)."""
+    return entry.paragraphs[0].language if entry.paragraphs else default
 
 
 def glossary_links(edition: Edition) -> str:
@@ -221,9 +226,8 @@ def glossary_links(edition: Edition) -> str:
     only sends to another (« Swampwalk: See Landwalk. ») points where that one does."""
     cited: dict[str, tuple[str, ...]] = {}
     for entry in edition.glossary:
-        targets = tuple(r.target for r in entry.references if r.status == "resolved")
-        if targets:
-            cited[fold_token(entry.term)] = targets
+        if entry.cited:
+            cited[fold_token(entry.term)] = entry.cited
     lines = []
     for entry in edition.glossary:
         key = fold_token(entry.term)
@@ -232,7 +236,7 @@ def glossary_links(edition: Edition) -> str:
             seen = _SEE_ENTRY.fullmatch(entry.text.strip())
             if seen:
                 targets = cited.get(fold_token(seen.group(1)), ())
-        lang: AnalyzerLanguage = entry.paragraphs[0].language if entry.paragraphs else "en"
+        lang = _entry_language(entry, edition.language)
         heading = analysis.terms(entry.term, lang)
         if targets and heading:
             lines.append(f"{lang}\t{' '.join(heading)}\t{' '.join(targets)}")

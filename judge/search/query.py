@@ -1146,6 +1146,9 @@ class Searcher:
     ) -> float:
         """`_in_named_sections`' factor of one rule (edition, number)."""
         edition, rule = place
+        linked = links.get(edition)
+        if not named and not linked:
+            return 1.0
         lineage = self._ancestors(edition, rule)
         factor = 1.0
         if named:
@@ -1153,7 +1156,6 @@ class Searcher:
                 if number in sections and (edition, number) in named:
                     factor = SECTION_BONUS
                     break
-        linked = links.get(edition)
         if linked:
             for number in lineage:
                 found = linked.get(number)
@@ -1653,7 +1655,7 @@ class Searcher:
             entry = entries[para]
             body = f"{entry.term} : {' '.join(p.text for p in entry.paragraphs)}"
             segments = snippet(body, terms[lang], lang)
-            see = tuple(dict.fromkeys(r.target for r in entry.references if r.status == "resolved"))
+            see = entry.cited
             return Hit(
                 edition,
                 entry.term,
