@@ -83,8 +83,10 @@ HEADING_BONUS = 1.5  # a section whose title is exactly what was asked for
 # a paragraph in another language than the query's, when the query-language text has every
 # concept of the query; nearer 1 as concepts are missing from it (défenseur, only in English)
 OTHER_LANGUAGE = 0.25
-# the same, for a paragraph its edition of the query's language prints in the other one
-OWN_EDITION_OTHER_LANGUAGE = 0.5
+# the same, for a paragraph its edition of the query's language prints in the other one: that
+# edition's only text of the rule, nearly as if in the query's language (its matches are
+# translations, which weigh less already: TRANSLATED)
+OWN_EDITION_OTHER_LANGUAGE = 0.8
 SECTION_BONUS = 1.3  # a rule under a section whose whole title is among the query's words
 PARENT_CONTEXT = 0.25  # how much of a concept a sub-rule covers when only its parent has it
 # a concept's share in the coverage grows with its IDF to this power: a paragraph without the
@@ -304,6 +306,20 @@ def _framed(concepts: list[_Concept], text: str) -> list[_Concept]:
             if j == 0 or not _joined_by_determiners(text, out[j - 1], before):
                 break
     return out
+
+
+_QUOTED_RE = re.compile(r"«([^»]*)»|“([^”]*)”|\"([^\"]*)\"")
+
+
+def _quoted(words: list[_Word], text: str) -> list[list[_Word]]:
+    """The query's words written between quotes (« la créature équipée », "dies"), one list
+    per quoted part: the user copied them from a card or a rule."""
+    spans = [m.span() for m in _QUOTED_RE.finditer(text)]
+    return [
+        inside
+        for start, end in spans
+        if (inside := [w for w in words if start < w.start and w.end < end])
+    ]
 
 
 def _distinct(concepts: list[_Concept]) -> list[_Concept]:
@@ -638,7 +654,9 @@ class Searcher:
 
         old = any(c.old for c in concepts)
         prefer = _Preference(query_language, old, in_force=not old and not editions)
-        text_hits, missing = self._text_hits(concepts, words, editions, language, limit, prefer)
+        text_hits, missing = self._text_hits(
+            concepts, words, editions, language, limit, prefer, rest
+        )
         seen = {(h.edition, h.rule) for h in number_hits}
         text_hits = [h for h in text_hits if (h.edition, h.rule) not in seen]
         corrected = searched if corrections else None
@@ -838,13 +856,15 @@ class Searcher:
         words: list[_Word],
         idf: dict[tuple[str, str], float],
         scores: _Scores,
+        slop: int = 3,
     ) -> None:
-        """A bonus for the query's words as a phrase (a few words apart at most)."""
+        """A bonus for `words` as a phrase (`slop` words apart at most): the whole query, or
+        a part of it written between quotes."""
         for lang in _LANGUAGES:
             seq = tuple(t for w in words for t in w.terms[lang])
             field = f"body_{lang}"
             if 2 <= len(seq) <= 8 and all(self._df(field, t) for t in seq):
-                docs = self._dense(self._phrase_docs(field, seq, slop=3))
+                docs = self._dense(self._phrase_docs(field, seq, slop=slop))
                 for t in seq:
                     # A word kept in one language only (`d`: elided in French, a plain
                     # letter in English) has no IDF of its own in the other.
@@ -860,9 +880,11 @@ class Searcher:
         language: str | None,
         limit: int,
         prefer: _Preference,
+        text: str = "",
     ) -> tuple[list[Hit], list[str]]:
         """Rank paragraphs by BM25 over the concepts, weighted by how many concepts each
-        covers, then one hit per (edition, rule), editions interleaved."""
+        covers, then one hit per (edition, rule), editions interleaved. `text`: the query
+        `words` were read from (its quoted parts are phrases too)."""
         kept: list[_Concept] = []
         missing: list[str] = []
         idf: dict[tuple[str, str], float] = {}  # (language, term) -> IDF of its concept
@@ -900,6 +922,9 @@ class Searcher:
         covered = _Coverage(masks[self._text_of], importance)  # per document
         if len(kept) >= 2:
             self._phrase_bonus(words, idf, scores)
+            for quoted in _quoted(words, text):
+                if len(quoted) < len(words):
+                    self._phrase_bonus(quoted, idf, scores, slop=1)
         scores = scores.of_documents(self._text_of)
         terms = {lang: set().union(*(c.terms(lang) for c in kept)) for lang in _LANGUAGES}
         names = {lang: set().union(*(c.names(lang) for c in kept)) for lang in _LANGUAGES}
@@ -1044,8 +1069,8 @@ class Searcher:
     ) -> NDArray[np.float64]:
         """1 for a paragraph in the query's language, `other` for one in the other; but a
         paragraph that an edition of the query's language prints in the other language
-        (fr-2024's 301.5e, 301.6, 704.5w, in English) is that edition's only text of the
-        rule: it weighs at least `OWN_EDITION_OTHER_LANGUAGE`."""
+        (fr-2024's 301.5e, 301.6, 704.5s, 704.5y, in English) is that edition's only text of
+        the rule: it weighs at least `OWN_EDITION_OTHER_LANGUAGE`."""
         own_edition = np.maximum(other, OWN_EDITION_OTHER_LANGUAGE)
         factors = np.where(self._edition_language[query_language][docs], own_edition, other)
         return np.where(self._other_arrays[query_language][docs], factors, 1.0)

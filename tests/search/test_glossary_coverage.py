@@ -78,6 +78,9 @@ def test_the_judges_everyday_words_are_there() -> None:
         "éphémère",
         "bibliothèque",
         "zone de commandement",
+        "construit",
+        "en même temps",
+        "concéder",
     ):
         assert word in forms, word
 

@@ -112,3 +112,20 @@ def test_an_ingest_leaves_the_analysis_for_the_next_search(tmp_path: Path) -> No
     [kept] = _files(lexicon_folder(tmp_path))
     _same(load_lexicon(lexicon_folder(tmp_path)), _fresh())
     assert _files(lexicon_folder(tmp_path)) == [kept]
+
+
+# Debian's French word list (package wfrench; .ci/run installs it): a spelling check of the
+# words judge lists as French, never a source of them.
+FRENCH_DICTIONARY = Path("/usr/share/dict/french")
+# words of the table that no dictionary has
+NOT_IN_DICTIONARIES = {"deck", "decks", "svp"}
+
+
+@pytest.mark.skipif(not FRENCH_DICTIONARY.is_file(), reason="wfrench absent (/usr/share/dict)")
+def test_every_french_word_listed_is_spelt_right() -> None:
+    """A misspelt entry (« fina » for finit, « jete » for jette) would keep that very typo
+    from being corrected: each word of mots-fr.txt is a word of the dictionary, accents
+    folded as the list is read."""
+    dictionary = load_words(FRENCH_DICTIONARY)
+    wrong = load_words(lexicon.FRENCH_WORDS_PATH) - dictionary - NOT_IN_DICTIONARIES
+    assert not wrong, sorted(wrong)

@@ -16,7 +16,9 @@ from judge.search.query import (
     Searcher,
     SearchResult,
     _densest,
+    _quoted,
     _window,
+    _words,
     clean,
     find_numbers,
     render,
@@ -483,3 +485,34 @@ def test_the_snippet_window_starts_where_it_holds_the_most_spans() -> None:
     spans = [(2, 44), (12, 20), (13, 40), (41, 42), (42, 43)]
     assert _densest(spans, 40) == _densest_by_counting(spans, 40) == 3
     assert _window(text, spans, 40) == (3, 43)
+
+
+# --- quoted words, an edition's own text in the other language ----------------------------
+
+
+def test_quoted_words_are_the_parts_between_quotes() -> None:
+    text = 'son texte parle de « la créature équipée », et du mot "dies" ou “meurt”'
+    parts = [[w.text for w in part] for part in _quoted(_words(text), text)]
+    assert parts == [["la", "créature", "équipée"], ["dies"], ["meurt"]]
+    assert _quoted(_words("l'aura d'un joueur"), "l'aura d'un joueur") == []
+
+
+def test_quoted_words_are_searched_as_a_phrase(searcher: Searcher) -> None:
+    # 301.5d says « la créature équipée »; 301.5c has « créature » and « équiper » apart
+    ranked = keys(searcher.search("« la créature équipée » capacité"))
+    assert ranked.index("fr-2024/301.5d") < ranked.index("fr-2024/301.5c"), ranked
+
+
+@pytest.mark.parametrize(
+    ("query", "rule"),
+    [
+        ("peut-on attacher une fortification à une créature", "301.6"),
+        ("deux rôles du même joueur sur une créature", "704.5y"),
+    ],
+)
+def test_an_editions_own_text_in_english_weighs_as_french(
+    searcher: Searcher, query: str, rule: str
+) -> None:
+    # fr-2024 prints these rules in English: its only text of them, read first by a French
+    # question as if it were French, before the French paragraphs around them
+    assert keys(searcher.search(query))[0] == f"fr-2024/{rule}"

@@ -4,8 +4,9 @@ MRR@10 ≥ 0.90 (English), on the queries the ranking was tuned on (round 1); th
 are what the ranking reaches (the benchmark prints the figures), so that no change can lower
 them unnoticed. The second round of judge questions was written afterwards and never tuned
 on: its floors are lower, and the gap between the rounds is what over-fitting would show.
-Rounds 7 and 8 were written from the rule texts alone and measured once before any change:
-the lowest floors of all, and the honest figure of what a new question meets."""
+Rounds 7 to 10 were written from the rule texts alone and measured once before any change:
+the lowest floors of all, and the honest figure of what a new question meets (the README
+gives each round's first figure)."""
 
 from __future__ import annotations
 
@@ -85,27 +86,38 @@ SHIPPED_FLOORS = {
     2: (0.82, 0.86),
     4: (0.85, 0.9),
     5: (0.8, 0.85),
-    6: (0.66, 0.8),
+    6: (0.8, 0.9),
     7: (0.37, 0.62),
-    8: (0.39, 0.49),
+    8: (0.39, 0.5),
     9: (0.45, 0.6),
+    10: (0.6, 0.75),
 }
-ENGLISH_FLOORS = {1: 0.94, 2: 0.95, 4: 0.65, 5: 0.75, 6: 0.75, 7: 0.68, 8: 0.26, 9: 0.22}
+ENGLISH_FLOORS = {
+    1: 0.94,
+    2: 0.95,
+    4: 0.65,
+    5: 0.75,
+    6: 0.75,
+    7: 0.68,
+    8: 0.26,
+    9: 0.25,
+    10: 0.9,
+}
 # every round together (what the issue's targets say of "the shipped corpus")
 SHIPPED_WHOLE = (0.85, 0.9)
-ENGLISH_WHOLE = 0.73
+ENGLISH_WHOLE = 0.76
 
 
 def test_both_rounds_are_there() -> None:
     for judged in (JUDGED, JUDGED_EN):
-        # rounds 3 to 9: questions written before they were searched (7 to 9: from the
-        # rule texts only, never tuned on)
-        assert {1, 2, 4, 5, 6, 7, 8, 9} <= {j.round for j in judged} <= set(range(1, 10))
+        # rounds 3 to 10: questions written before they were searched (7 to 10: from the
+        # rule texts only, measured once before any change)
+        assert {1, 2, 4, 5, 6, 7, 8, 9, 10} <= {j.round for j in judged} <= set(range(1, 11))
     assert sum(1 for j in JUDGED if j.round == 2) >= 20
     assert sum(1 for j in JUDGED_EN if j.round == 2) >= 10
 
 
-@pytest.mark.parametrize("round_", [1, 2, 4, 5, 6, 7, 8, 9])
+@pytest.mark.parametrize("round_", sorted(SHIPPED_FLOORS))
 def test_targets_on_the_shipped_corpus_per_round(searcher: Searcher, round_: int) -> None:
     judged = [j for j in JUDGED if j.round == round_]
     _, overall, rankings = evaluate(judged, _ranker(searcher))
@@ -125,7 +137,7 @@ def test_targets_on_the_shipped_corpus(searcher: Searcher) -> None:
         assert scores.mrr >= 0.8, f"{kind}: MRR@10 = {scores.mrr:.3f}\n{report}"
 
 
-@pytest.mark.parametrize("round_", [1, 2, 4, 5, 6, 7, 8, 9])
+@pytest.mark.parametrize("round_", sorted(ENGLISH_FLOORS))
 def test_targets_on_the_english_editions(en_searcher: Searcher, round_: int) -> None:
     judged = [j for j in JUDGED_EN if j.round == round_]
     _, overall, rankings = evaluate(judged, _ranker(en_searcher))
