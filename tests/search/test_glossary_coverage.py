@@ -105,3 +105,18 @@ def test_a_french_judge_finds_the_mana_pool_rules(en_searcher: Searcher) -> None
     for query in ("la réserve de mana se vide", "mana qui se vide", "mana flottant"):
         first = en_searcher.search(query).hits[0]
         assert (first.edition, first.rule) in {("en-2011-09-30", r) for r in emptying}, query
+
+
+def test_a_players_words_find_the_rules_words(en_searcher: Searcher) -> None:
+    # the table's abbreviations and words, and a French name, against the 2011 text
+    for query, rule in (
+        ("SBA", "704"),
+        ("flyer", "702.9"),
+        ("coût converti de mana", "202.3"),
+        ("ETB", "603.6"),
+    ):
+        top = hit_keys(en_searcher.search(query).hits)[:1]
+        assert top and any(k.startswith(f"en-2011-09-30/{rule}") for k in top[0].split("|")), (
+            query,
+            top,
+        )
