@@ -1,21 +1,40 @@
 """The `judge` command: a thin mirror of the library, one subcommand per function.
 
 Each command module adds its parser with `add_parser(subparsers)` and sets
-`func`, which returns the exit status. Library errors (JudgeError) become a
-French message on stderr and exit status 2, never a traceback."""
+`func`, which returns the exit status; a command imports its own module only (`COMMANDS`).
+Library errors (JudgeError) become a French message on stderr and exit status 2, never a
+traceback."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 from typing import Any
 
-from judge import JudgeError, StoreError
-from judge.cli import app, compare, history, rules, sba, search
+from judge.rules.errors import JudgeError
 
-COMMAND_MODULES = (rules, sba, search, compare, history, app)
+# The modules that add the commands, in the order `judge --help` lists them, and the commands
+# each one adds: a command imports its own module only (`judge app` starts its server without
+# the rule index's code, some 100 ms; tests/cli/test_docs.py keeps this table true).
+COMMAND_MODULES = ("rules", "sba", "search", "compare", "history", "app")
+COMMANDS = {
+    "editions": "rules",
+    "rule": "rules",
+    "check": "rules",
+    "export": "rules",
+    "ingest": "rules",
+    "remove": "rules",
+    "sba": "sba",
+    "search": "search",
+    "compare": "compare",
+    "history": "history",
+    "changes": "history",
+    "app": "app",
+}
 
 
 # argparse's own messages, in French.
@@ -66,7 +85,13 @@ class _Version(argparse.Action):
         parser.exit()
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_module(name: str) -> ModuleType:
+    return importlib.import_module(f"judge.cli.{name}")
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every command, or of the commands of the module `only` (of
+    COMMAND_MODULES) and nothing else imported."""
     parser = _FrenchParser(
         prog="judge",
         description="Assistant d'arbitrage Magic: The Gathering : règles en français, "
@@ -80,9 +105,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMANDE", parser_class=_FrenchParser)
     sub.required = True
-    for module in COMMAND_MODULES:
-        module.add_parser(sub)
+    for name in COMMAND_MODULES if only is None else (only,):
+        command_module(name).add_parser(sub)
     return parser
+
+
+def _module_of(argv: Sequence[str]) -> str | None:
+    """The module of the command `argv` starts with; None (every command) when it starts
+    with an option of the top level (`--help`, `--version`) or an unknown word."""
+    return COMMANDS.get(argv[0]) if argv else None
 
 
 def entry() -> int:
@@ -97,8 +128,8 @@ def main(argv: Sequence[str] | None = None, *, exit_now: bool = False) -> int:
     thread running by then. The teardown would collect and free every object one by one
     for a process that ends anyway: 20 to 70 ms of a command, 0.2 s after an export (300,000
     objects, 36 MB). Not `judge app` (`quick_exit=False`), whose server stops on its own."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else list(argv)
+    args = build_parser(_module_of(arguments)).parse_args(arguments)
     status = _run(args)
     if exit_now and getattr(args, "quick_exit", True):
         try:
@@ -135,6 +166,8 @@ def _run(args: argparse.Namespace) -> int:
     # The last line of defence: the library words what it expects; anything else the
     # system throws still becomes a French message, never a traceback.
     except OSError as exc:
+        from judge.rules.store import StoreError  # the store's wording of system errors
+
         print(f"Erreur : {StoreError.from_os_error(exc).message}", file=sys.stderr)
         return 2
     except RecursionError:

@@ -4,6 +4,7 @@ with the two commands a newcomer runs."""
 from __future__ import annotations
 
 import argparse
+import json
 import re
 import subprocess
 import sys
@@ -56,3 +57,29 @@ def test_python_dash_m_judge_runs() -> None:
     )
     assert out.returncode == 0, out.stderr
     assert "blessures mortelles" in out.stdout
+
+
+def test_each_command_imports_only_its_module() -> None:
+    """`judge.cli.COMMANDS` says which module adds each command (a command builds only
+    its module's parser): it names every command once, with the module that adds it."""
+    from judge import cli
+
+    for name in cli.COMMAND_MODULES:
+        added = set(_subcommands_of(cli.build_parser(only=name)))
+        assert added == {c for c, m in cli.COMMANDS.items() if m == name}, name
+    assert set(cli.COMMANDS) == set(_subcommands())
+    code = (
+        "import json, sys; from judge import cli; cli.build_parser(cli._module_of(['app'])); "
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('judge.'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = json.loads(out.stdout)
+    assert "judge.cli.app" in loaded and "judge.cli.rules" not in loaded, loaded
+    assert not any(m.startswith(("judge.rules.index", "judge.search")) for m in loaded), loaded
+
+
+def _subcommands_of(parser: argparse.ArgumentParser) -> list[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return list(action.choices)
+    return []
