@@ -95,6 +95,9 @@ COVERAGE_IDF = 1.0
 # a rule that a glossary entry the query names points to (« Copy: See rule 706 ») weighs
 # up to 1 + LINK times more, as that entry's words weigh in the query
 LINK = 1.0
+# an example whose rule's text has none of the query's concepts: it matches the story it
+# tells (a creature, cards in hand, a spell), not what its rule says (704.4's example)
+EXAMPLE_ALONE = 0.3
 TOP_K = 400  # paragraphs kept (best first) before grouping them into rules
 SYNONYM = 0.7  # weight of another wording of a glossary term in the same language
 TRANSLATED = 0.7  # weight of a glossary translation against the words as typed
@@ -529,6 +532,7 @@ class Searcher:
         docs = self._docs
         weights = [_KIND_WEIGHT.get(kind, 1.0) for kind in Documents.KINDS]
         self._kind_weights = np.asarray(weights, dtype=np.float64)[docs.kind_codes]
+        self._rule_text = _rule_texts(docs)
         # BM25 is scored once per text (a paragraph shared by several editions is one
         # physical document), then read as its documents; unless the copies of a text
         # differ in length (never, by construction: then document by document)
@@ -1033,7 +1037,9 @@ class Searcher:
                 keep &= ~self._other_arrays[language][docs]
             docs = docs[keep]
         masks = covered.masks
-        values = scores.scores[docs] * self._kind_weights[docs]
+        values = scores.scores[docs] * (
+            self._kind_weights[docs] * self._example_factors(docs, covered.masks)
+        )
         other = _other_language_factors(covered, masks[docs], absent)
         values *= self._language_factors(docs, other, query_language)
         values *= _coverage_factors(covered, masks[docs])
@@ -1055,11 +1061,23 @@ class Searcher:
             ],
             dtype=np.float64,
         )
-        values = scores.scores[top] * self._kind_weights[top]
+        values = scores.scores[top] * (self._kind_weights[top] * self._example_factors(top, masks))
         other = _other_language_factors(covered, own, absent)
         values *= self._language_factors(top, other, query_language)
         values *= factors[inverse]
         return list(zip(values.tolist(), chosen, strict=True))
+
+    def _example_factors(
+        self, docs: NDArray[np.int64], masks: NDArray[np.int64]
+    ) -> NDArray[np.float64] | float:
+        """`EXAMPLE_ALONE` for an example whose rule's text has none of the query's concepts
+        (`masks`: each document's), 1 for any other document."""
+        if EXAMPLE_ALONE >= 1.0:
+            return 1.0
+        text = self._rule_text[docs]
+        example = text >= 0
+        alone = example & (masks[np.where(example, text, 0)] == 0)
+        return np.where(alone, EXAMPLE_ALONE, 1.0)
 
     def _language_factors(
         self,
@@ -1833,6 +1851,20 @@ def _per_mask(
         return table[masks]
     unique, inverse = np.unique(masks, return_inverse=True)
     return np.asarray([factor(m) for m in unique.tolist()], dtype=np.float64)[inverse]
+
+
+def _rule_texts(docs: Documents) -> NDArray[np.int64]:
+    """For each example paragraph, its rule's first text paragraph (-1 for the others)."""
+    keys = (docs.edition_index << 32) | docs.rule_codes.astype(np.int64)
+    texts = np.flatnonzero(docs.kind_codes == Documents.KINDS.index("text"))
+    found = np.full(len(keys), -1, dtype=np.int64)
+    if not len(texts):
+        return found
+    unique, first = np.unique(keys[texts], return_index=True)
+    at = np.minimum(np.searchsorted(unique, keys), len(unique) - 1)
+    example = (docs.kind_codes == Documents.KINDS.index("example")) & (unique[at] == keys)
+    found[example] = texts[first[at[example]]]
+    return found
 
 
 def _coverage_factors(covered: _Coverage, masks: NDArray[np.int64]) -> NDArray[np.float64]:

@@ -516,3 +516,29 @@ def test_an_editions_own_text_in_english_weighs_as_french(
     # fr-2024 prints these rules in English: its only text of them, read first by a French
     # question as if it were French, before the French paragraphs around them
     assert keys(searcher.search(query))[0] == f"fr-2024/{rule}"
+
+
+def test_an_example_that_only_tells_the_story_weighs_little(en_searcher: Searcher) -> None:
+    """704.4's example (a creature, cards in hand, a discard) tells a story with a player's
+    words; its rule (state-based actions ignore what happens during a resolution) says
+    none of them: it no longer comes before the English rule that answers."""
+    ranked = [
+        set(k.split("|"))
+        for k in keys_with_copies(
+            en_searcher, "a la fin de mon tour j'ai 9 cartes en main, je dois en défausser ?"
+        )
+    ]
+    answer = next(
+        i
+        for i, k in enumerate(ranked)
+        if k & {"en-2008-07-15/217.3b", "en-2011-09-30/402.2", "en-2011-09-30/514.1"}
+    )
+    hub = [i for i, k in enumerate(ranked) if k & {"fr-2024/704.4", "fr-pre2009/420.4"}]
+    assert all(answer < i for i in hub), ranked
+
+
+def keys_with_copies(searcher: Searcher, query: str) -> list[str]:
+    return [
+        "|".join([f"{h.edition}/{h.rule}", *(f"{e}/{r}" for e, r in h.also)])
+        for h in searcher.search(query).hits
+    ]

@@ -206,6 +206,12 @@ class Reference:
         def weight(d: int, coverage: float) -> float:
             info = self.docs[d]
             kind = q._KIND_WEIGHT.get(info.kind, 1.0)
+            if info.kind == "example":
+                # an example whose rule's (first) text has none of the query's concepts
+                of_rule = self.of_rule.get((info.edition, info.rule), [])
+                texts = [p for p in of_rule if self.docs[p].kind == "text"]
+                if texts and not masks.get(texts[0], 0):
+                    kind *= q.EXAMPLE_ALONE
             own = masks.get(d, 0)
             other = other_language(own) if info.language != query_language else 1.0
             if info.language != query_language and languages[info.edition] == query_language:
