@@ -1075,9 +1075,10 @@ class Searcher:
         if EXAMPLE_ALONE >= 1.0:
             return 1.0
         text = self._rule_text[docs]
-        example = text >= 0
-        alone = example & (masks[np.where(example, text, 0)] == 0)
-        return np.where(alone, EXAMPLE_ALONE, 1.0)
+        examples = np.flatnonzero(text >= 0)  # a few among the documents scored
+        factors = np.ones(len(docs))
+        factors[examples[masks[text[examples]] == 0]] = EXAMPLE_ALONE
+        return factors
 
     def _language_factors(
         self,
@@ -1171,7 +1172,7 @@ class Searcher:
         factors: dict[tuple[str, str], float] = {}  # per rule: its paragraphs share it
         out = []
         for (score, d), place, is_rule in zip(weighted, docs.places(ids), rules, strict=True):
-            if is_rule:
+            if is_rule and (named or place[0] in links):
                 factor = factors.get(place)
                 if factor is None:
                     factor = factors[place] = self._section_factor(place, named, sections, links)
