@@ -1,7 +1,8 @@
 """The `judge` command: a thin mirror of the library, one subcommand per function.
 
 Each command module adds its parser with `add_parser(subparsers)` and sets
-`func`, which returns the exit status; a command imports its own module only (`COMMANDS`).
+`func`, which returns the exit status; a command builds its own module's parser only
+(`COMMANDS`).
 Library errors (JudgeError) become a French message on stderr and exit status 2, never a
 traceback."""
 
@@ -15,11 +16,12 @@ from collections.abc import Sequence
 from types import ModuleType
 from typing import Any
 
-from judge.rules.errors import JudgeError
+from judge import JudgeError
 
 # The modules that add the commands, in the order `judge --help` lists them, and the commands
-# each one adds: a command imports its own module only (`judge app` starts its server without
-# the rule index's code, some 100 ms; tests/cli/test_docs.py keeps this table true).
+# each one adds: a command imports its own module and what that module needs, not the others
+# (`judge app` starts its server without the rule index's code, some 90 ms; tests/cli/
+# test_docs.py keeps this table true).
 COMMAND_MODULES = ("rules", "sba", "search", "compare", "history", "app")
 COMMANDS = {
     "editions": "rules",
@@ -166,7 +168,7 @@ def _run(args: argparse.Namespace) -> int:
     # The last line of defence: the library words what it expects; anything else the
     # system throws still becomes a French message, never a traceback.
     except OSError as exc:
-        from judge.rules.store import StoreError  # the store's wording of system errors
+        from judge import StoreError  # the store's wording of system errors (its module: here)
 
         print(f"Erreur : {StoreError.from_os_error(exc).message}", file=sys.stderr)
         return 2

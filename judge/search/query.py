@@ -311,7 +311,7 @@ def _framed(concepts: list[_Concept], text: str) -> list[_Concept]:
     return out
 
 
-_QUOTED_RE = re.compile(r"«([^»]*)»|“([^”]*)”|\"([^\"]*)\"")
+_QUOTED_RE = re.compile(r"«([^»]*)»|“([^”]*)”|„([^“”]*)[“”]|‘([^’]*)’|\"([^\"]*)\"")
 
 
 def _quoted(words: list[_Word], text: str) -> list[list[_Word]]:
@@ -861,11 +861,17 @@ class Searcher:
         idf: dict[tuple[str, str], float],
         scores: _Scores,
         slop: int = 3,
+        given: set[tuple[AnalyzerLanguage, tuple[str, ...]]] | None = None,
     ) -> None:
         """A bonus for `words` as a phrase (`slop` words apart at most): the whole query, or
-        a part of it written between quotes."""
+        a part of it written between quotes. `given`: the phrases that had theirs (a quoted
+        part that is the whole query's phrase in a language gets none there), completed."""
         for lang in _LANGUAGES:
             seq = tuple(t for w in words for t in w.terms[lang])
+            if given is not None:
+                if (lang, seq) in given:
+                    continue
+                given.add((lang, seq))
             field = f"body_{lang}"
             if 2 <= len(seq) <= 8 and all(self._df(field, t) for t in seq):
                 docs = self._dense(self._phrase_docs(field, seq, slop=slop))
@@ -925,10 +931,10 @@ class Searcher:
             np.bitwise_or(masks, 1 << i, out=masks, where=self._score_concept(c, idf, scores))
         covered = _Coverage(masks[self._text_of], importance)  # per document
         if len(kept) >= 2:
-            self._phrase_bonus(words, idf, scores)
+            given: set[tuple[AnalyzerLanguage, tuple[str, ...]]] = set()
+            self._phrase_bonus(words, idf, scores, given=given)
             for quoted in _quoted(words, text):
-                if len(quoted) < len(words):
-                    self._phrase_bonus(quoted, idf, scores, slop=1)
+                self._phrase_bonus(quoted, idf, scores, slop=1, given=given)
         scores = scores.of_documents(self._text_of)
         terms = {lang: set().union(*(c.terms(lang) for c in kept)) for lang in _LANGUAGES}
         names = {lang: set().union(*(c.names(lang) for c in kept)) for lang in _LANGUAGES}

@@ -36,6 +36,9 @@ QUERIES = [
     # « Rôle »: only English paragraphs have it (the other-language weight per paragraph)
     ("plusieurs rôles sur un permanent", None, None),
     ("le lien de vie fait gagner des points de vie", None, None),
+    # words between quotes: a phrase of their own (slop 1)
+    ("« la créature équipée » capacité", None, None),
+    ("la « créature équipée »", None, None),  # in French, the whole query's phrase: one bonus
 ]
 
 
@@ -44,7 +47,8 @@ class _Seen:
     """What one search handed to the scoring steps, and what the ranking returned."""
 
     concepts: list[tuple[Any, dict[tuple[str, str], float]]] = field(default_factory=list)
-    phrase: list[tuple[Any, dict[tuple[str, str], float]]] = field(default_factory=list)
+    # (words, IDF, slop, the phrases given a bonus before)
+    phrase: list[tuple[Any, dict[tuple[str, str], float], int, Any]] = field(default_factory=list)
     weigh: tuple[Any, ...] | None = None
     ranked: list[tuple[float, int]] | None = None
 
@@ -60,9 +64,11 @@ def seen(monkeypatch: pytest.MonkeyPatch) -> Iterator[_Seen]:
         record.concepts.append((concept, dict(idf)))
         return score_concept(self, concept, idf, scores)
 
-    def on_phrase(self: Searcher, words: Any, idf: Any, scores: Any) -> None:
-        record.phrase.append((words, dict(idf)))
-        phrase_bonus(self, words, idf, scores)
+    def on_phrase(
+        self: Searcher, words: Any, idf: Any, scores: Any, slop: int = 3, given: Any = None
+    ) -> None:
+        record.phrase.append((words, dict(idf), slop, None if given is None else set(given)))
+        phrase_bonus(self, words, idf, scores, slop, given)
 
     def on_weigh(self: Searcher, scores: Any, covered: Any, *args: Any) -> Any:
         record.weigh = (covered.importance, *args)
@@ -178,12 +184,14 @@ class Reference:
         for i, (concept, idf) in enumerate(seen.concepts):
             for d in self.concept(scores, concept, idf):
                 masks[d] = masks.get(d, 0) | 1 << i
-        for words, idf in seen.phrase:
+        for words, idf, slop, given in seen.phrase:
             for lang in ("fr", "en"):
                 seq = tuple(t for w in words for t in w.terms[lang])
+                if given is not None and (lang, seq) in given:
+                    continue  # the whole query's phrase, quoted: one bonus
                 fieldname = f"body_{lang}"
                 if 2 <= len(seq) <= 8 and all(self.postings(fieldname, t) for t in seq):
-                    only = self.phrase(fieldname, seq, 3)
+                    only = self.phrase(fieldname, seq, slop)
                     for t in seq:
                         if (lang, t) in idf:
                             bonus = q.PHRASE_BONUS / len(seq)
