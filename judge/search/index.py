@@ -1157,11 +1157,6 @@ class Documents(Sequence[DocInfo]):
         """The edition of each `edition_index` number."""
         return self._editions
 
-    @property
-    def rule_codes(self) -> NDArray[np.uint32]:
-        """Each document's rule, as a number (the same number for the same rule number)."""
-        return np.frombuffer(self._rule_of, dtype=np.uint32)
-
     def __len__(self) -> int:
         return len(self._edition_of)
 

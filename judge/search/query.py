@@ -532,7 +532,7 @@ class Searcher:
         docs = self._docs
         weights = [_KIND_WEIGHT.get(kind, 1.0) for kind in Documents.KINDS]
         self._kind_weights = np.asarray(weights, dtype=np.float64)[docs.kind_codes]
-        self._rule_text = _rule_texts(docs)
+        self._rule_text = _rule_texts(self._opened.rule_codes, docs.kind_codes)
         # BM25 is scored once per text (a paragraph shared by several editions is one
         # physical document), then read as its documents; unless the copies of a text
         # differ in length (never, by construction: then document by document)
@@ -1043,9 +1043,9 @@ class Searcher:
                 keep &= ~self._other_arrays[language][docs]
             docs = docs[keep]
         masks = covered.masks
-        values = scores.scores[docs] * (
-            self._kind_weights[docs] * self._example_factors(docs, covered.masks)
-        )
+        # each kind's weight, an example's own factor included (both passes read it)
+        kinds = self._kind_weights[docs] * self._example_factors(docs, masks)
+        values = scores.scores[docs] * kinds
         other = _other_language_factors(covered, masks[docs], absent)
         values *= self._language_factors(docs, other, query_language)
         values *= _coverage_factors(covered, masks[docs])
@@ -1067,7 +1067,7 @@ class Searcher:
             ],
             dtype=np.float64,
         )
-        values = scores.scores[top] * (self._kind_weights[top] * self._example_factors(top, masks))
+        values = scores.scores[top] * kinds[best]
         other = _other_language_factors(covered, own, absent)
         values *= self._language_factors(top, other, query_language)
         values *= factors[inverse]
@@ -1860,16 +1860,16 @@ def _per_mask(
     return np.asarray([factor(m) for m in unique.tolist()], dtype=np.float64)[inverse]
 
 
-def _rule_texts(docs: Documents) -> NDArray[np.int64]:
-    """For each example paragraph, its rule's first text paragraph (-1 for the others)."""
-    keys = (docs.edition_index << 32) | docs.rule_codes.astype(np.int64)
-    texts = np.flatnonzero(docs.kind_codes == Documents.KINDS.index("text"))
+def _rule_texts(keys: NDArray[np.int64], kinds: NDArray[np.uint8]) -> NDArray[np.int64]:
+    """For each example paragraph, its rule's first text paragraph (-1 for the others);
+    `keys`: each document's (edition, rule) code (`OpenedIndex.rule_codes`)."""
+    texts = np.flatnonzero(kinds == Documents.KINDS.index("text"))
     found = np.full(len(keys), -1, dtype=np.int64)
     if not len(texts):
         return found
     unique, first = np.unique(keys[texts], return_index=True)
     at = np.minimum(np.searchsorted(unique, keys), len(unique) - 1)
-    example = (docs.kind_codes == Documents.KINDS.index("example")) & (unique[at] == keys)
+    example = (kinds == Documents.KINDS.index("example")) & (unique[at] == keys)
     found[example] = texts[first[at[example]]]
     return found
 
