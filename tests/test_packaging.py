@@ -330,13 +330,13 @@ def test_expected_failure():
 """
 
 
-def _pytest_on(folder: Path, ci: bool) -> subprocess.CompletedProcess[str]:
+def _pytest_on(folder: Path, ci: bool, *options: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
     if ci:
         env["CI"] = "true"
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(folder)],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *options, str(folder)],
         capture_output=True,
         text=True,
         cwd=folder,
@@ -346,7 +346,10 @@ def _pytest_on(folder: Path, ci: bool) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_a_skip_fails_under_ci_only(tmp_path: Path) -> None:
+# The suite runs on workers (pytest-xdist, pyproject's addopts): the skip reaches the
+# controller's report, where the hooks read it.
+@pytest.mark.parametrize("options", [(), ("-n", "2")], ids=["one-process", "two-workers"])
+def test_a_skip_fails_under_ci_only(tmp_path: Path, options: tuple[str, ...]) -> None:
     # The hooks of tests/conftest.py, in a folder of their own.
     (tmp_path / "conftest.py").write_text(
         "from tests.conftest import (  # noqa: F401\n"
@@ -354,13 +357,13 @@ def test_a_skip_fails_under_ci_only(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     (tmp_path / "test_skipping.py").write_text(_SKIPPING, encoding="utf-8")
-    ci = _pytest_on(tmp_path, ci=True)
+    ci = _pytest_on(tmp_path, True, *options)
     assert ci.returncode == 1, ci.stdout + ci.stderr
     assert "CI : un test ignoré est un échec" in ci.stdout
     assert "test_skipping.py::test_skipped — Skipped: pour voir" in ci.stdout
     assert "test_expected_failure" not in ci.stdout.split("échec")[-1]
-    local = _pytest_on(tmp_path, ci=False)
+    local = _pytest_on(tmp_path, False, *options)
     assert local.returncode == 0, local.stdout + local.stderr
     assert "échec" not in local.stdout
     (tmp_path / "test_skipping.py").write_text("def test_passes():\n    pass\n", encoding="utf-8")
-    assert _pytest_on(tmp_path, ci=True).returncode == 0
+    assert _pytest_on(tmp_path, True, *options).returncode == 0
