@@ -83,6 +83,8 @@ FRENCH_STOP_WORDS = frozenset(
     | {"les", "cf", "voir", "cet", "cette", "ceux", "celle", "celui", "dont", "donc", "ni"}
     | {"jusqu", "lorsqu", "puisqu", "quoiqu", "lorsque", "puisque", "quand", "si", "alors"}
     | {"tout", "tous", "toute", "toutes", "aussi", "comme", "etre", "avoir", "y"}
+    # « ce tour-ci », « celle-là » : the particle of a demonstrative
+    | {"ci"}
     # the question words of a judge question (« combien de…, laquelle je garde ? »)
     | {"combien", "quoi", "comment", "quel", "quelle", "quels", "quelles", "pourquoi"}
     | {"lequel", "laquelle", "lesquels", "lesquelles", "va", "vont", "vais", "aller"}

@@ -87,6 +87,10 @@ OTHER_LANGUAGE = 0.25
 # edition's only text of the rule, nearly as if in the query's language (its matches are
 # translations, which weigh less already: TRANSLATED)
 OWN_EDITION_OTHER_LANGUAGE = 0.8
+# and when the query asks for what the query's language has no text for (« protecteur »,
+# « siège »), the other language's paragraphs all weigh up to 1: that edition's own one leads
+# them by this factor (fr-2024's 704.5x before the 2025 English editions' 310.8b)
+OWN_EDITION_LEAD = 1.5
 SECTION_BONUS = 1.3  # a rule under a section whose whole title is among the query's words
 PARENT_CONTEXT = 0.25  # how much of a concept a sub-rule covers when only its parent has it
 # a concept's share in the coverage grows with its IDF to this power: a paragraph without the
@@ -1095,8 +1099,9 @@ class Searcher:
         """1 for a paragraph in the query's language, `other` for one in the other; but a
         paragraph that an edition of the query's language prints in the other language
         (fr-2024's 301.5e, 301.6, 704.5s, 704.5y, in English) is that edition's only text of
-        the rule: it weighs at least `OWN_EDITION_OTHER_LANGUAGE`."""
-        own_edition = np.maximum(other, OWN_EDITION_OTHER_LANGUAGE)
+        the rule: it weighs at least `OWN_EDITION_OTHER_LANGUAGE`, and `OWN_EDITION_LEAD` times
+        what the other editions' paragraphs weigh."""
+        own_edition = np.maximum(np.multiply(other, OWN_EDITION_LEAD), OWN_EDITION_OTHER_LANGUAGE)
         factors = np.where(self._edition_language[query_language][docs], own_edition, other)
         return np.where(self._other_arrays[query_language][docs], factors, 1.0)
 
@@ -1173,12 +1178,21 @@ class Searcher:
         if not named and not links:
             return weighted
         sections = {rule for _, rule in named}
+        # a rule's ancestors share its section number (706 for 706.2a), but for its chapter
+        # (7): the rules outside every named or linked section are never walked up
+        numbers = sections.union(*(linked.keys() for linked in links.values()))
+        roots = {n.partition(".")[0] for n in numbers}
+        chapters = {n for n in roots if len(n) == 1}
         ids = [d for _, d in weighted]
         rules = (~np.isin(docs.kind_codes[ids], _NOT_RULES)).tolist()
         factors: dict[tuple[str, str], float] = {}  # per rule: its paragraphs share it
         out = []
         for (score, d), place, is_rule in zip(weighted, docs.places(ids), rules, strict=True):
             if is_rule and (named or place[0] in links):
+                root = place[1].partition(".")[0]
+                if root not in roots and root[:1] not in chapters:
+                    out.append((score, d))
+                    continue
                 factor = factors.get(place)
                 if factor is None:
                     factor = factors[place] = self._section_factor(place, named, sections, links)

@@ -224,7 +224,7 @@ class Reference:
             other = other_language(own) if info.language != query_language else 1.0
             if info.language != query_language and languages[info.edition] == query_language:
                 # the edition's own text of the rule, printed in the other language
-                other = max(other, q.OWN_EDITION_OTHER_LANGUAGE)
+                other = max(other * q.OWN_EDITION_LEAD, q.OWN_EDITION_OTHER_LANGUAGE)
             return scores[d] * kind * other * (0.15 + 0.85 * coverage**2)
 
         self.other_language = other_language

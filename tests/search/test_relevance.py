@@ -4,7 +4,7 @@ MRR@10 ≥ 0.90 (English), on the queries the ranking was tuned on (round 1); th
 are what the ranking reaches (the benchmark prints the figures), so that no change can lower
 them unnoticed. The second round of judge questions was written afterwards and never tuned
 on: its floors are lower, and the gap between the rounds is what over-fitting would show.
-Rounds 7 to 10 were written from the rule texts alone and measured once before any change
+Rounds 7 to 11 were written from the rule texts alone and measured once before any change
 (the README gives each round's first figure, the honest one of what a new question meets);
 their floors are what the ranking reaches since, changes made after they were measured
 included (round 10's English floor: two of its three misses asked for words the glossary
@@ -93,6 +93,7 @@ SHIPPED_FLOORS = {
     8: (0.45, 0.55),
     9: (0.45, 0.6),
     10: (0.6, 0.75),
+    11: (0.9, 0.9),
 }
 ENGLISH_FLOORS = {
     1: 0.94,
@@ -104,17 +105,18 @@ ENGLISH_FLOORS = {
     8: 0.26,
     9: 0.25,
     10: 0.9,
+    11: 0.5,
 }
 # every round together (what the issue's targets say of "the shipped corpus")
 SHIPPED_WHOLE = (0.85, 0.9)
-ENGLISH_WHOLE = 0.76
+ENGLISH_WHOLE = 0.74
 
 
 def test_both_rounds_are_there() -> None:
     for judged in (JUDGED, JUDGED_EN):
-        # rounds 3 to 10: questions written before they were searched (7 to 10: from the
+        # rounds 3 to 11: questions written before they were searched (7 to 11: from the
         # rule texts only, measured once before any change)
-        assert {1, 2, 4, 5, 6, 7, 8, 9, 10} <= {j.round for j in judged} <= set(range(1, 11))
+        assert {1, 2, *range(4, 12)} <= {j.round for j in judged} <= set(range(1, 12))
     assert sum(1 for j in JUDGED if j.round == 2) >= 20
     assert sum(1 for j in JUDGED_EN if j.round == 2) >= 10
 

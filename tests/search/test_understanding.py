@@ -19,6 +19,8 @@ from judge.search.index import iter_documents
 from judge.search.lexicon import FRENCH_WORDS_PATH, load_glossary, load_words
 from judge.search.query import (
     OTHER_LANGUAGE,
+    OWN_EDITION_LEAD,
+    OWN_EDITION_OTHER_LANGUAGE,
     Searcher,
     _Coverage,
     _other_language_factors,
@@ -254,6 +256,24 @@ def test_the_other_language_weighs_by_what_the_paragraph_matches() -> None:
     # the share the query's language lacks is the floor (as before, for the whole query)
     assert factors[2] == pytest.approx(factors[1])
     assert _other_language_factors(covered, covered.masks, absent=0) == OTHER_LANGUAGE
+
+
+def test_the_own_edition_leads_where_its_language_has_no_text(en_searcher: Searcher) -> None:
+    """fr-2024 prints 704.5x (the Siege) in English. Asked in French, it weighs nearly as a
+    French paragraph; and when the query asks for what no French text has (all the English
+    paragraphs then weigh up to 1), it leads the English editions' paragraphs."""
+    docs = en_searcher._docs
+    places = docs.places(range(len(docs)))
+    own = places.index(("fr-2024", "704.5x"))
+    english = next(i for i, p in enumerate(places) if p[0] == "en-2011-09-30")
+    french = places.index(("fr-2024", "704.5a"))
+    ids = np.asarray([own, english, french], dtype=np.int64)
+    low = en_searcher._language_factors(ids, OTHER_LANGUAGE, "fr").tolist()
+    assert low == pytest.approx([OWN_EDITION_OTHER_LANGUAGE, OTHER_LANGUAGE, 1.0])
+    high = en_searcher._language_factors(ids, 1.0, "fr").tolist()
+    assert high == pytest.approx([OWN_EDITION_LEAD, 1.0, 1.0]) and OWN_EDITION_LEAD > 1.0
+    # asked in English, all three are read as they are
+    assert en_searcher._language_factors(ids, OTHER_LANGUAGE, "en").tolist()[:2] == [1.0, 1.0]
 
 
 def test_a_word_asked_twice_is_one_concept(searcher: Searcher) -> None:
