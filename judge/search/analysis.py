@@ -161,6 +161,9 @@ _FR_PROTECTED = {
     # « équipement » (the subtype) is not « équiper » (the keyword ability), as in English
     "equipement": "equipement",
     "equipements": "equipement",
+    # « la partie » (the game: perdre la partie) is not « part » (il part au cimetière)
+    "partie": "partie",
+    "parties": "partie",
 }
 
 

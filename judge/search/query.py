@@ -452,6 +452,8 @@ class Searcher:
         self._phrase_cache: dict[tuple[str, tuple[str, ...], int], NDArray[np.int64]] = {}
         self._number_texts: dict[str, NDArray[np.int64]] = {}  # texts with a number, per language
         self._frequencies: dict[tuple[str, str], int] = {}
+        # per (language, form): `_concept_frequency`'s count of one form, for the next queries
+        self._seq_frequencies: dict[tuple[str, tuple[str, ...]], int] = {}
         self._vocabulary = self._opened.vocabulary
         self._french = lexicon.french
         self._question_words = lexicon.question_words
@@ -1678,12 +1680,18 @@ class Searcher:
         (an upper bound: per-field document frequencies added up; a phrase counts as its
         rarest word)."""
         out: dict[str, int] = {}
+        known = self._seq_frequencies
+        if len(known) > 100_000:
+            known.clear()
         for lang, seqs in concept.forms.items():
             total = 0
             for seq, _ in seqs:
-                total += min(
-                    sum(self._df(f"{role}_{lang}", t) for role in _FIELD_WEIGHT) for t in seq
-                )
+                found = known.get((lang, seq))
+                if found is None:
+                    found = known[(lang, seq)] = min(
+                        sum(self._df(f"{role}_{lang}", t) for role in _FIELD_WEIGHT) for t in seq
+                    )
+                total += found
             out[lang] = total
         return out
 

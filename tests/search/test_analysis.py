@@ -69,6 +69,11 @@ def test_french_folds_accents_before_stop_words_and_stemming() -> None:
     assert len({tuple(terms(f, "fr")) for f in forms}) == 1
 
 
+def test_a_game_is_not_a_part() -> None:
+    # « perdre la partie » is about the game; « il part au cimetière » is not (Snowball: part)
+    assert terms("la partie", "fr") == terms("les parties", "fr") != terms("il part", "fr")
+
+
 def test_the_particle_of_a_demonstrative_is_a_stop_word() -> None:
     # « ce tour-ci » asks about this turn, not about a word « ci » of the rules (ci-dessous)
     assert terms("ce tour-ci", "fr") == terms("tour", "fr")
