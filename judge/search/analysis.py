@@ -35,7 +35,7 @@ from whoosh.lang import stemmer_for_language, stopwords_for_language  # noqa: E4
 AnalyzerLanguage = Literal["fr", "en"]
 
 # Bump when analysis changes: it is part of the search index's content hash.
-ANALYSIS_VERSION = "9"
+ANALYSIS_VERSION = "10"
 
 # A token in raw text: letters or digits, possibly joined by apostrophes (typographic too).
 # Folding never changes the number of characters of a letter or digit *sequence* boundary,
@@ -83,7 +83,7 @@ FRENCH_STOP_WORDS = frozenset(
     | {"les", "cf", "voir", "cet", "cette", "ceux", "celle", "celui", "dont", "donc", "ni"}
     | {"jusqu", "lorsqu", "puisqu", "quoiqu", "lorsque", "puisque", "quand", "si", "alors"}
     | {"tout", "tous", "toute", "toutes", "aussi", "comme", "etre", "avoir", "y"}
-    # « ce tour-ci », « celle-là » : the particle of a demonstrative
+    # « ce tour-ci », « celle-ci », « ci-dessous » : the particle of a demonstrative
     | {"ci"}
     # the question words of a judge question (« combien de…, laquelle je garde ? »)
     | {"combien", "quoi", "comment", "quel", "quelle", "quels", "quelles", "pourquoi"}

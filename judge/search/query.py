@@ -89,7 +89,8 @@ OTHER_LANGUAGE = 0.25
 OWN_EDITION_OTHER_LANGUAGE = 0.8
 # and when the query asks for what the query's language has no text for (« protecteur »,
 # « siège »), the other language's paragraphs all weigh up to 1: that edition's own one leads
-# them by this factor (fr-2024's 704.5x before the 2025 English editions' 310.8b)
+# them by this factor, up to 1.5, above the edition's French paragraphs too, which cannot have
+# those words (fr-2024's 704.5x before the 2025 English editions' 310.8b)
 OWN_EDITION_LEAD = 1.5
 SECTION_BONUS = 1.3  # a rule under a section whose whole title is among the query's words
 PARENT_CONTEXT = 0.25  # how much of a concept a sub-rule covers when only its parent has it

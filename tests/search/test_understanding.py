@@ -259,9 +259,10 @@ def test_the_other_language_weighs_by_what_the_paragraph_matches() -> None:
 
 
 def test_the_own_edition_leads_where_its_language_has_no_text(en_searcher: Searcher) -> None:
-    """fr-2024 prints 704.5x (the Siege) in English. Asked in French, it weighs nearly as a
-    French paragraph; and when the query asks for what no French text has (all the English
-    paragraphs then weigh up to 1), it leads the English editions' paragraphs."""
+    """fr-2024 prints 704.5x (the Siege) in English. Asked in French, it weighs 0.8 where a
+    French paragraph weighs 1 and the English editions' a quarter; when the query asks for
+    what no French text has (the English paragraphs then weigh up to 1), it leads them all,
+    the edition's French paragraphs included."""
     docs = en_searcher._docs
     places = docs.places(range(len(docs)))
     own = places.index(("fr-2024", "704.5x"))
