@@ -1104,7 +1104,7 @@ class Searcher:
         (fr-2024's 301.5e, 301.6, 704.5s, 704.5y, in English) is that edition's only text of
         the rule: it weighs at least `OWN_EDITION_OTHER_LANGUAGE`, and `OWN_EDITION_LEAD` times
         what the other editions' paragraphs weigh."""
-        own_edition = np.maximum(np.multiply(other, OWN_EDITION_LEAD), OWN_EDITION_OTHER_LANGUAGE)
+        own_edition = np.maximum(other * OWN_EDITION_LEAD, OWN_EDITION_OTHER_LANGUAGE)
         factors = np.where(self._edition_language[query_language][docs], own_edition, other)
         return np.where(self._other_arrays[query_language][docs], factors, 1.0)
 
