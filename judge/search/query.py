@@ -760,6 +760,11 @@ class Searcher:
         concepts: list[_Concept] = []
         expansions: list[str] = []
         matches = _glossary_matches(words, self.glossary)
+        votes = self._language_votes(words)
+        if votes[query_language] > min(votes.values()):
+            # a query plainly in its language (« le sort est encore sur la pile »); "exile
+            # zone", whose words both languages write, may still be the English term
+            matches = [m for m in matches if self._reads_as_term(words, m, query_language)]
         covered = {m[0]: m for m in matches}
         i = 0
         while i < len(words):
@@ -814,6 +819,19 @@ class Searcher:
             if single is not None:
                 concepts.append(single)
         return _distinct(_framed(concepts, text)), tuple(expansions)
+
+    def _reads_as_term(
+        self, words: list[_Word], match: tuple[int, int, set[int]], query_language: str
+    ) -> bool:
+        """Whether a glossary match is the term: not when only the other language's forms
+        were written there and every word is one of the query's language (« encore sur la
+        pile » is not the keyword Encore, whose French form is « coût d'encore »)."""
+        a, b, written = match
+        if any(self.glossary.variants[n].language == query_language for n in written):
+            return True
+        return not all(
+            self._in_language(clitics_folded(w.text), query_language) for w in words[a : b + 1]
+        )
 
     def _word_concept(self, w: _Word, query_language: str) -> _Concept | None:
         """A word outside the glossary: its terms in both languages, the other language's
@@ -1505,13 +1523,18 @@ class Searcher:
     def _query_language(self, words: list[_Word]) -> str:
         """French unless the query's words are English ones (the vocabulary and glossary
         say which language writes each word)."""
+        votes = self._language_votes(words)
+        return "en" if votes["en"] > votes["fr"] else "fr"
+
+    def _language_votes(self, words: list[_Word]) -> dict[str, int]:
+        """How many of the query's words each language writes."""
         votes = {"fr": 0, "en": 0}
         for w in words:
             folded = fold_token(w.text)
             for lang in votes:
                 if self._in_language(folded, lang):
                     votes[lang] += 1
-        return "en" if votes["en"] > votes["fr"] else "fr"
+        return votes
 
     # -- scoring ----------------------------------------------------------------------
 
