@@ -73,7 +73,8 @@ if TYPE_CHECKING:
     from numpy.typing import NDArray
 
 MAX_QUERY_CHARS = 300
-MAX_WORDS = 24
+MAX_WORDS = 24  # words that can carry a concept of their own (a stop word in neither language)
+MAX_TOKENS = 60  # every word read: a concept is one bit of an int64 mask (< 63)
 SNIPPET_CHARS = 240
 BM25_K1 = 1.2
 BM25_B = 0.75  # paragraphs; titles and headings use 0.3 (short, and their length says little)
@@ -263,13 +264,18 @@ class _Concept:
 
 
 def _words(text: str) -> list[_Word]:
+    """The query's words, up to `MAX_WORDS` that mean something: stop words do not count,
+    so a long question keeps its end, where players put what they ask (« … ou le tour se
+    termine ? »)."""
     out = []
+    meaningful = 0
     for m in TOKEN_RE.finditer(text):
         w = m.group(0)
         keys = {lang: analysis.word_key(w, lang) for lang in _LANGUAGES}
         terms = {lang: analysis.terms(w, lang) for lang in _LANGUAGES}
         out.append(_Word(w, m.start(), m.end(), keys, terms))
-        if len(out) >= MAX_WORDS:
+        meaningful += all(terms[lang] for lang in _LANGUAGES)
+        if meaningful >= MAX_WORDS or len(out) >= MAX_TOKENS:
             break
     return out
 
@@ -950,7 +956,7 @@ class Searcher:
         if not kept:
             return [], missing
         scores = _Scores(self._texts)  # per text until the phrase bonus
-        # text -> the concepts it has (bit i: concept i; MAX_WORDS < 63)
+        # text -> the concepts it has (bit i: concept i; MAX_TOKENS < 63)
         masks = np.zeros(self._texts, dtype=np.int64)
         for i, c in enumerate(kept):
             np.bitwise_or(masks, 1 << i, out=masks, where=self._score_concept(c, idf, scores))

@@ -4,7 +4,7 @@ MRR@10 ≥ 0.90 (English), on the queries the ranking was tuned on (round 1); th
 are what the ranking reaches (the benchmark prints the figures), so that no change can lower
 them unnoticed. The second round of judge questions was written afterwards and never tuned
 on: its floors are lower, and the gap between the rounds is what over-fitting would show.
-Rounds 7 to 11 were written from the rule texts alone and measured once before any change
+Rounds 7 to 12 were written from the rule texts alone and measured once before any change
 (the README gives each round's first figure, the honest one of what a new question meets);
 their floors are what the ranking reaches since, changes made after they were measured
 included (round 10's English floor: two of its three misses asked for words the glossary
@@ -94,6 +94,7 @@ SHIPPED_FLOORS = {
     9: (0.45, 0.6),
     10: (0.6, 0.75),
     11: (0.9, 0.9),
+    12: (0.25, 0.43),
 }
 ENGLISH_FLOORS = {
     1: 0.94,
@@ -106,17 +107,18 @@ ENGLISH_FLOORS = {
     9: 0.25,
     10: 0.9,
     11: 0.5,
+    12: 0.55,
 }
 # every round together (what the issue's targets say of "the shipped corpus")
-SHIPPED_WHOLE = (0.85, 0.9)
-ENGLISH_WHOLE = 0.74
+SHIPPED_WHOLE = (0.83, 0.88)
+ENGLISH_WHOLE = 0.72
 
 
 def test_both_rounds_are_there() -> None:
     for judged in (JUDGED, JUDGED_EN):
-        # rounds 3 to 11: questions written before they were searched (7 to 11: from the
+        # rounds 3 to 12: questions written before they were searched (7 to 12: from the
         # rule texts only, measured once before any change)
-        assert {1, 2, *range(4, 12)} <= {j.round for j in judged} <= set(range(1, 12))
+        assert {1, 2, *range(4, 13)} <= {j.round for j in judged} <= set(range(1, 13))
     assert sum(1 for j in JUDGED if j.round == 2) >= 20
     assert sum(1 for j in JUDGED_EN if j.round == 2) >= 10
 

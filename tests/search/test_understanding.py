@@ -101,6 +101,25 @@ def test_a_real_french_word_is_never_corrected(en_searcher: Searcher) -> None:
     assert en_searcher.search("il faut sacrfier").corrected == "il faut sacrifier"
 
 
+def test_a_real_french_word_is_never_corrected_with_the_french_texts_alone(
+    searcher: Searcher,
+) -> None:
+    # With the shipped (French) corpus alone, these were « dire » and « clé » (round 12)
+    for query in ("ou le tour se termine direct ?", "mon clone copie sa créature"):
+        assert searcher.search(query).corrected is None, query
+
+
+def test_a_long_question_is_read_to_its_end(searcher: Searcher) -> None:
+    """Players tell the story first and ask last: the stop words of a long question do not
+    count toward the words read (24 before, stop words included: « … le tour se termine ? »
+    lost its last words)."""
+    story = "pendant que je suis dans mon tour et que je me dis que j'ai une carte dans la main "
+    words = [w.text for w in _words(story * 2 + "est-ce que le piétinement compte ?")]
+    assert words[-2:] == ["piétinement", "compte"], words
+    result = searcher.search(story + "et elle a le piétinement, est-ce que ça compte ?")
+    assert any(e.startswith("piétinement") for e in result.expansions), result.expansions
+
+
 def test_typos_go_toward_the_query_language(en_searcher: Searcher) -> None:
     # French words around it: never an English word (`atack` is closest to `attack`)
     corrected = en_searcher.search("la créature atack").corrected
