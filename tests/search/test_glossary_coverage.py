@@ -253,3 +253,10 @@ def test_a_french_word_is_not_read_as_an_english_keyword(newest_searcher: Search
     # a word only English writes still reads as the keyword (« le trample »)
     top = hit_keys(newest_searcher.search("le trample").hits)[:1]
     assert top and f"{NEWEST}/702.19" in top[0].split("|"), top
+
+
+def test_a_french_noun_that_english_writes_too_keeps_its_verb(searcher: Searcher) -> None:
+    """« gain » is French too (118.7 « un événement de gain de points de vie »): a plainly
+    French question reads it through its French form, still « gagner »."""
+    result = searcher.search("un gain de points de vie empêché")
+    assert any(e.startswith("gain → gagner") for e in result.expansions), result.expansions
