@@ -260,3 +260,16 @@ def test_a_french_noun_that_english_writes_too_keeps_its_verb(searcher: Searcher
     French question reads it through its French form, still « gagner »."""
     result = searcher.search("un gain de points de vie empêché")
     assert any(e.startswith("gain → gagner") for e in result.expansions), result.expansions
+
+
+def test_the_tables_abbreviations_are_read(searcher: Searcher) -> None:
+    """« PV », "GY", "EOT", "MV": what players write, read as the rules' words."""
+    for query, meant in (
+        ("payer 2 PV", "points de vie"),
+        ("le GY", "cimetière"),
+        ("EOT", "étape de fin"),
+        ("la MV d'un sort", "coût converti de mana"),
+    ):
+        result = searcher.search(query)
+        assert any(meant in e for e in result.expansions), (query, result.expansions)
+        assert result.hits, query
