@@ -364,9 +364,15 @@ def _joined_by_determiners(text: str, left: _Concept, right: _Concept) -> bool:
     return not rest.strip() and all(fold_token(w) in analysis.DETERMINERS for w in words)
 
 
-def _glossary_matches(words: list[_Word], glossary: Glossary) -> list[tuple[int, int, set[int]]]:
+_Match = tuple[int, int, set[int]]  # first word, last word, the variants written there
+
+
+def _glossary_matches(
+    words: list[_Word], glossary: Glossary, keep: Callable[[_Match], bool] | None = None
+) -> list[_Match]:
     """(first word, last word, the glossary variants written there) for each term recognised
-    in the query, longest first, never overlapping."""
+    in the query, longest first, never overlapping; `keep` says which may be chosen at all
+    (before the overlaps are settled: a match left out does not hide a shorter one)."""
     found: dict[tuple[int, int], set[int]] = {}
     for lang in _LANGUAGES:
         keys = [w.keys[lang] for w in words]
@@ -385,9 +391,11 @@ def _glossary_matches(words: list[_Word], glossary: Glossary) -> list[tuple[int,
                 if m >= 2 and v.content != v.keys and tuple(content[j : j + m]) == v.content:
                     span = (content_idx[j], content_idx[j + m - 1])
                     found.setdefault(span, set()).add(number)
-    chosen: list[tuple[int, int, set[int]]] = []
+    chosen: list[_Match] = []
     taken: set[int] = set()
     for (a, b), variants in sorted(found.items(), key=lambda kv: (-(kv[0][1] - kv[0][0]), kv[0])):
+        if keep is not None and not keep((a, b, variants)):
+            continue
         if taken.isdisjoint(range(a, b + 1)):
             chosen.append((a, b, variants))
             taken.update(range(a, b + 1))
@@ -765,12 +773,15 @@ class Searcher:
         translation."""
         concepts: list[_Concept] = []
         expansions: list[str] = []
-        matches = _glossary_matches(words, self.glossary)
         votes = self._language_votes(words)
-        if votes[query_language] > min(votes.values()):
-            # a query plainly in its language (« le sort est encore sur la pile »); "exile
-            # zone", whose words both languages write, may still be the English term
-            matches = [m for m in matches if self._reads_as_term(words, m, query_language)]
+        # In a query plainly in its language (« le sort est encore sur la pile »), not "exile
+        # zone", whose words both languages write and which may still be the English term.
+        plain = votes[query_language] > min(votes.values())
+        matches = _glossary_matches(
+            words,
+            self.glossary,
+            (lambda m: self._reads_as_term(words, m, query_language)) if plain else None,
+        )
         covered = {m[0]: m for m in matches}
         i = 0
         while i < len(words):
@@ -826,9 +837,7 @@ class Searcher:
                 concepts.append(single)
         return _distinct(_framed(concepts, text)), tuple(expansions)
 
-    def _reads_as_term(
-        self, words: list[_Word], match: tuple[int, int, set[int]], query_language: str
-    ) -> bool:
+    def _reads_as_term(self, words: list[_Word], match: _Match, query_language: str) -> bool:
         """Whether a glossary match is the term: not when only the other language's forms
         were written there and every word is one of the query's language (« encore sur la
         pile » is not the keyword Encore, whose French form is « coût d'encore »)."""
