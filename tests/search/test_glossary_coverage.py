@@ -12,6 +12,7 @@ import pytest
 
 from judge.rules.decode import read_document
 from judge.rules.index import RuleIndex, load_index
+from judge.search.analysis import word_key
 from judge.search.index import heading_of
 from judge.search.lexicon import Glossary, load_glossary
 from judge.search.query import Searcher
@@ -297,3 +298,26 @@ def test_a_term_left_out_does_not_hide_a_shorter_one(searcher: Searcher) -> None
     ):
         result = searcher.search(query)
         assert any(meant in e for e in result.expansions), (query, result.expansions)
+
+
+# Forms two entries share, each for a reason: a new one is a collision to look at first
+# (« récupération »: Scavenge on the cards; Recover's entry, older, says no more than
+# « Oracle FR »).
+SHARED_FORMS = {
+    ("fr", ("equipe",)): "the team (Two-Headed Giant) and « il équipe » (equip)",
+    ("en", ("counter",)): "a counter on a permanent, to counter a spell",
+    ("en", ("commander",)): "the variant and the card",
+    ("fr", ("recuperation",)): "Scavenge (card text), Recover (the older entry, unsourced)",
+}
+
+
+def test_a_form_names_one_entry_unless_listed() -> None:
+    glossary = load_glossary()
+    entries: dict[tuple[str, tuple[str, ...]], set[int]] = {}
+    for i, term in enumerate(glossary.terms):
+        for lang, forms in (("fr", term.fr), ("en", term.en)):
+            for form in forms:
+                key = tuple(word_key(w, lang) for w in form.split())
+                entries.setdefault((lang, key), set()).add(i)
+    shared = {k for k, found in entries.items() if len(found) > 1}
+    assert shared == set(SHARED_FORMS), shared ^ set(SHARED_FORMS)
