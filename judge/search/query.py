@@ -280,6 +280,11 @@ def _words(text: str) -> list[_Word]:
     return out
 
 
+def _majority(votes: Mapping[str, int]) -> str:
+    """The query's language: French unless more of its words are English ones."""
+    return "en" if votes["en"] > votes["fr"] else "fr"
+
+
 def _quantity(word: _Word) -> _Concept:
     """« combien », "how many": the answer says a number, so a number in the paragraph
     counts, a little, as the question's word (305.2 "only one land", 103.3 "seven cards")."""
@@ -671,8 +676,9 @@ class Searcher:
             return SearchResult(query, None, " ".join(notes) or None, tuple(hits[:limit]))
 
         words = _words(rest)
-        query_language = language or self._query_language(words)
-        concepts, expansions = self._concepts(rest, words, query_language)
+        votes = self._language_votes(words)
+        query_language = language or _majority(votes)
+        concepts, expansions = self._concepts(rest, words, query_language, votes)
         if not concepts:
             msg = "Aucun mot significatif dans la requête (seulement des mots vides)."
             return SearchResult(query, None, " ".join([*notes, msg]), tuple(number_hits[:limit]))
@@ -766,14 +772,19 @@ class Searcher:
         return False
 
     def _concepts(
-        self, text: str, words: list[_Word], query_language: str = "fr"
+        self,
+        text: str,
+        words: list[_Word],
+        query_language: str = "fr",
+        votes: dict[str, int] | None = None,
     ) -> tuple[list[_Concept], tuple[str, ...]]:
         """The query's concepts. A word written the same in both languages (sacrifice,
         commander) is read in the query's language; its other-language form weighs as a
         translation."""
         concepts: list[_Concept] = []
         expansions: list[str] = []
-        votes = self._language_votes(words)
+        if votes is None:
+            votes = self._language_votes(words)
         # In a query plainly in its language (« le sort est encore sur la pile »), not "exile
         # zone", whose words both languages write and which may still be the English term.
         plain = votes[query_language] > min(votes.values())
@@ -1535,14 +1546,9 @@ class Searcher:
         language = self._language_of[r.edition]
         return (not r.has_text, language != prefer.language, self._order.get(r.edition, 99))
 
-    def _query_language(self, words: list[_Word]) -> str:
-        """French unless the query's words are English ones (the vocabulary and glossary
-        say which language writes each word)."""
-        votes = self._language_votes(words)
-        return "en" if votes["en"] > votes["fr"] else "fr"
-
     def _language_votes(self, words: list[_Word]) -> dict[str, int]:
-        """How many of the query's words each language writes."""
+        """How many of the query's words each language writes (the vocabulary and glossary
+        say which language writes each word)."""
         votes = {"fr": 0, "en": 0}
         for w in words:
             folded = fold_token(w.text)
