@@ -49,6 +49,24 @@ def also_in_copies(number: str, copies: Iterable[tuple[str, str]]) -> str:
     return also_in([e if n == number else f"{e} ({n})" for e, n in copies])
 
 
+def era_asked(before: int | None, year: int | None, now: bool, editions: list[str]) -> str:
+    """What a search read of the time a question asks about (« avant 2009 », « en 2011 »,
+    « les règles actuelles », « les anciennes règles »), and the editions that then lead."""
+    when = (
+        f"d'avant {before}"
+        if before is not None
+        else f"de {year}"
+        if year is not None
+        else "actuelles"
+        if now
+        else "anciennes"
+    )
+    shown = ", ".join(editions[:3])
+    if len(editions) > 3:
+        shown += f" et {len(editions) - 3} autres"
+    return f"Règles {when} demandées : {shown} en premier."
+
+
 # How a document is laid out (the --format choices).
 LAYOUT: Final = MappingProxyType(
     {

@@ -37,20 +37,23 @@ import math
 import re
 import threading
 import unicodedata
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 import numpy as np
 
+from judge.fr import era_asked
 from judge.rules.index import RuleIndex
 from judge.rules.model import LazyRules, Rule, covered_sections
 from judge.rules.numbers import canonical, nearest_parent
 from judge.search import analysis
 from judge.search.analysis import TOKEN_RE, AnalyzerLanguage, fold_token, normalize
+from judge.search.era import read_era
 from judge.search.errors import SearchError
 from judge.search.index import (
     DocInfo,
@@ -105,6 +108,8 @@ LINK = 1.0
 # tells (a creature, cards in hand, a spell), not what its rule says (704.4's example)
 EXAMPLE_ALONE = 0.3
 TOP_K = 400  # paragraphs kept (best first) before grouping them into rules
+SAMPLE = 2 * TOP_K  # paragraphs weighed first to bound the rest (`_contenders`)
+ERA_LEAD = 2.0  # the paragraphs of the editions of the time a question asks about (era.py)
 SYNONYM = 0.7  # weight of another wording of a glossary term in the same language
 TRANSLATED = 0.7  # weight of a glossary translation against the words as typed
 WEAK = 0.3  # weight of a word that frames a question (mots-de-question.txt)
@@ -420,6 +425,9 @@ class _Ranked(NamedTuple):  # a tuple: hundreds are made per query
     exact: bool  # its heading is exactly what was asked for
     has_text: bool  # not a rule known only by its title
     also: tuple[tuple[str, str], ...] = ()
+    # `_merge_table`'s: the documents of its group, the lead's among them (read into `also`
+    # only for the hits shown)
+    copies: NDArray[np.int64] | None = None
 
 
 @dataclass(frozen=True)
@@ -430,6 +438,7 @@ class _Preference:
     language: str
     old: bool
     in_force: bool = False
+    asked: frozenset[str] = frozenset()  # the editions of the time the query asks about
 
 
 _EMPTY_MESSAGE = "Requête vide : tapez un numéro de règle (704.5g) ou des mots du texte des règles."
@@ -469,6 +478,7 @@ class Searcher:
             for name, column in self._lengths.items()
         }
         self._posting_cache: dict[tuple[str, str], Postings] = {}
+        self._saturation_cache: dict[tuple[str, str], NDArray[np.float64]] = {}
         self._phrase_cache: dict[tuple[str, tuple[str, ...], int], NDArray[np.int64]] = {}
         self._number_texts: dict[str, NDArray[np.int64]] = {}  # texts with a number, per language
         self._frequencies: dict[tuple[str, str], int] = {}
@@ -579,6 +589,11 @@ class Searcher:
             self._text_lengths = self._length_arrays
         self._text_of: NDArray[np.int64] = text_of
         self._texts = texts
+        # each text's documents (`_docs_of`), and bounds of what a copy of it can weigh
+        self._text_docs = np.argsort(text_of, kind="stable")
+        self._text_starts = np.concatenate(
+            [[0], np.cumsum(np.bincount(text_of, minlength=texts))]
+        ).astype(np.int64)
         # per query language: which documents are written in the other one
         self._other_arrays: dict[str, NDArray[np.bool_]] = {
             lang: docs.language_codes != Documents.LANGUAGES.index(lang) for lang in _LANGUAGES
@@ -590,6 +605,21 @@ class Searcher:
             lang: np.asarray([ed.language == lang for ed in self.index.editions], dtype=np.bool_)[
                 self._edition_codes
             ]
+            for lang in _LANGUAGES
+        }
+        self._kind_bounds = np.zeros(texts, dtype=np.float64)
+        np.maximum.at(self._kind_bounds, text_of, self._kind_weights)
+        # per query language, which texts have a copy in it, a copy in the other language in
+        # an edition of the query's language, and one in an edition of the other language
+        self._text_languages: dict[str, tuple[NDArray[np.bool_], ...]] = {
+            lang: tuple(
+                np.bincount(text_of, weights=these, minlength=texts) > 0
+                for these in (
+                    ~self._other_arrays[lang],
+                    self._other_arrays[lang] & self._edition_language[lang],
+                    self._other_arrays[lang] & ~self._edition_language[lang],
+                )
+            )
             for lang in _LANGUAGES
         }
         # per document, filled as documents reach the first page: its group of copies (a
@@ -663,7 +693,7 @@ class Searcher:
 
         # Typos first (numbers and the words around them are never "corrected"), so that
         # the answer can say what was searched for, numbers included.
-        searched, corrections = self._correct(text)
+        searched, corrections = self._correct(text, keep=read_era(text)[1])
         numbers = find_numbers(searched)
         number_hits, number_notes = self._number_hits(numbers, editions, language)
         notes.extend(number_notes)
@@ -675,6 +705,20 @@ class Searcher:
             hits = number_hits + self._reference_hits(numbers, editions, language, number_hits)
             return SearchResult(query, None, " ".join(notes) or None, tuple(hits[:limit]))
 
+        # the time the question asks about (« avant 2009 ») says which copies lead; its
+        # words are not asked for, unless they are all there is
+        era, said = read_era(rest)
+        asked = era.editions(self.index.editions) if era is not None else frozenset()
+        if not asked:  # a time no edition is from: as if unsaid
+            era = None
+        if era is not None:
+            listed = [e.id for e in self.index.editions if e.id in asked]
+            notes.append(era_asked(era.before, era.year, era.now, listed))
+            kept = rest
+            for a, b in said:
+                kept = kept[:a] + " " * (b - a) + kept[b:]
+            if TOKEN_RE.search(kept):
+                rest = kept
         words = _words(rest)
         votes = self._language_votes(words)
         query_language = language or _majority(votes)
@@ -683,8 +727,13 @@ class Searcher:
             msg = "Aucun mot significatif dans la requête (seulement des mots vides)."
             return SearchResult(query, None, " ".join([*notes, msg]), tuple(number_hits[:limit]))
 
-        old = any(c.old for c in concepts)
-        prefer = _Preference(query_language, old, in_force=not old and not editions)
+        old = any(c.old for c in concepts) or (era is not None and era.old)
+        prefer = _Preference(
+            query_language,
+            old,
+            in_force=not old and not editions and (era is None or era.now),
+            asked=asked,
+        )
         text_hits, missing = self._text_hits(
             concepts, words, editions, language, limit, prefer, rest
         )
@@ -698,15 +747,19 @@ class Searcher:
         hits = (number_hits + text_hits)[:limit]
         return SearchResult(query, corrected, " ".join(notes) or None, tuple(hits), expansions)
 
-    def _correct(self, text: str) -> tuple[str, list[tuple[str, str]]]:
-        """Unknown words replaced by the nearest word of the index vocabulary."""
+    def _correct(
+        self, text: str, keep: Sequence[tuple[int, int]] = ()
+    ) -> tuple[str, list[tuple[str, str]]]:
+        """Unknown words replaced by the nearest word of the index vocabulary; not those
+        within `keep` (the words that say when: "today" is no typo of "day")."""
         out: list[str] = []
         corrections: list[tuple[str, str]] = []
         last = 0
         language = self._known_language(text)
         for m in TOKEN_RE.finditer(text):
             word = m.group(0)
-            replacement = self._suggest(word, language)
+            kept = any(a <= m.start() and m.end() <= b for a, b in keep)
+            replacement = None if kept else self._suggest(word, language)
             out.append(text[last : m.start()])
             if replacement is not None:
                 out.append(replacement)
@@ -980,13 +1033,12 @@ class Searcher:
         masks = np.zeros(self._texts, dtype=np.int64)
         for i, c in enumerate(kept):
             np.bitwise_or(masks, 1 << i, out=masks, where=self._score_concept(c, idf, scores))
-        covered = _Coverage(masks[self._text_of], importance)  # per document
+        covered = _Coverage(masks, importance, self._text_of)
         if len(kept) >= 2:
             given: set[tuple[AnalyzerLanguage, tuple[str, ...]]] = set()
             self._phrase_bonus(words, idf, scores, given=given)
             for quoted in _quoted(words, text):
                 self._phrase_bonus(quoted, idf, scores, slop=1, given=given)
-        scores = scores.of_documents(self._text_of)
         terms = {lang: set().union(*(c.terms(lang) for c in kept)) for lang in _LANGUAGES}
         names = {lang: set().union(*(c.names(lang) for c in kept)) for lang in _LANGUAGES}
         # the concepts that no text in the query's language has
@@ -997,7 +1049,7 @@ class Searcher:
         )
         each = [{lang: c.names(lang) for lang in _LANGUAGES} for c in kept]
         ranked = self._rank_rules(
-            scores, covered, names, editions, language, prefer.language, absent, each
+            scores, covered, names, editions, language, prefer.language, absent, each, prefer.asked
         )
         ranked = self._merge_copies(ranked, limit, prefer)
         if not ranked:
@@ -1008,7 +1060,7 @@ class Searcher:
         for r in ranked:
             # relative to the first, never rising (the tiers can put a lower score first)
             shown = min(shown, round(0.99 * r.score / top, 4))
-            hit = self._make_text_hit(r.info, terms, shown, r.also)
+            hit = self._make_text_hit(r.info, terms, shown, self._also(r))
             if hit is not None:
                 hits.append(hit)
         return hits, missing
@@ -1023,12 +1075,20 @@ class Searcher:
         query_language: str = "fr",
         absent: int = 0,
         each: Sequence[Mapping[AnalyzerLanguage, set[str]]] = (),
+        asked: frozenset[str] = frozenset(),
     ) -> list[_Ranked] | _RuleTable:
         """Paragraph scores → one entry per rule (its best paragraph, plus a little of the
         next two), exact headings first with their sub-rules folded in, title-only rules
         after the rules with text, then one entry per group of copies (`group_key`). Without
         an exact heading (most queries), the rules are arrays (`_RuleTable`)."""
         weighted = self._weigh(scores, covered, editions, language, query_language, absent)
+        if asked and ERA_LEAD != 1.0:
+            ids = np.fromiter((d for _, d in weighted), dtype=np.int64, count=len(weighted))
+            codes = [self._order[e] for e in asked if e in self._order]
+            then = np.isin(self._edition_codes[ids], codes).tolist()
+            weighted = [
+                (v * ERA_LEAD if up else v, d) for (v, d), up in zip(weighted, then, strict=True)
+            ]
         # top-k before grouping: the long tail never reaches the first page
         weighted = heapq.nlargest(TOP_K, weighted)
         docs = self._docs
@@ -1082,10 +1142,10 @@ class Searcher:
         query's language has): a French judge reads the French rule first when the French
         text can answer. A sub-rule is read with its parent's text: the concepts the parent
         has count, a little, as the sub-rule's (118.1c, Commander, under 118.1 « Chaque
-        joueur commence la partie… »). Vectorised over every scored document; ties go to
-        the higher document number."""
-        docs = np.flatnonzero(scores.touched)
+        joueur commence la partie… »). Vectorised over the documents that can reach the
+        top-k (`_contenders`); ties go to the higher document number."""
         if editions or language:
+            docs = self._docs_of(np.flatnonzero(scores.touched))
             keep = np.ones(len(docs), dtype=np.bool_)
             if editions:
                 codes = [self._order[e] for e in editions if e in self._order]
@@ -1093,21 +1153,17 @@ class Searcher:
             if language:
                 keep &= ~self._other_arrays[language][docs]
             docs = docs[keep]
-        masks = covered.masks
-        # each kind's weight, an example's own factor included (both passes read it)
-        kinds = self._kind_weights[docs] * self._example_factors(docs, masks)
-        values = scores.scores[docs] * kinds
-        other = _other_language_factors(covered, masks[docs], absent)
-        values *= self._language_factors(docs, other, query_language)
-        values *= _coverage_factors(covered, masks[docs])
+        else:
+            docs = self._contenders(scores, covered, query_language, absent)
+        values, kinds, masks = self._first_pass(docs, scores, covered, query_language, absent)
         best = _top(values, docs, TOP_K)
         chosen: list[int] = docs[best].tolist()
         if not PARENT_CONTEXT:
             return list(zip(values[best].tolist(), chosen, strict=True))
         # only the best few get their parent's context (it can only raise a score)
         top = docs[best]
-        own = masks[top]
-        context = self._parent_masks(chosen, masks) & ~own
+        own = masks[best]
+        context = self._parent_masks(chosen, covered) & ~own
         # the factor per (own concepts, parent's other concepts): a handful of pairs
         pairs, inverse = np.unique((own << 32) | context, return_inverse=True)
         factors = np.asarray(
@@ -1118,23 +1174,93 @@ class Searcher:
             ],
             dtype=np.float64,
         )
-        values = scores.scores[top] * kinds[best]
+        values = scores.scores[self._text_of[top]] * kinds[best]
         other = _other_language_factors(covered, own, absent)
         values *= self._language_factors(top, other, query_language)
         values *= factors[inverse]
         return list(zip(values.tolist(), chosen, strict=True))
 
+    def _first_pass(
+        self,
+        docs: NDArray[np.int64],
+        scores: _Scores,
+        covered: _Coverage,
+        query_language: str,
+        absent: int,
+    ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]:
+        """`_weigh`'s value of each document before its parent's context, with each one's
+        kind weight and concepts."""
+        masks = covered.of(docs)
+        # each kind's weight, an example's own factor included (both passes read it)
+        kinds = self._kind_weights[docs] * self._example_factors(docs, covered)
+        values = scores.scores[self._text_of[docs]] * kinds
+        other = _other_language_factors(covered, masks, absent)
+        values *= self._language_factors(docs, other, query_language)
+        values *= _coverage_factors(covered, masks)
+        return values, kinds, masks
+
+    def _contenders(
+        self, scores: _Scores, covered: _Coverage, query_language: str, absent: int
+    ) -> NDArray[np.int64]:
+        """The documents that can be among the `TOP_K` best of `_first_pass`, without
+        weighing the tens of thousands scored (a text is held by five editions on average).
+        Each text's value is bounded by its best possible copy (`_kind_bounds`,
+        `_language_bounds`); the texts with the best bounds, weighed, give a floor that the
+        `TOP_K` best values reach; only the texts whose bound reaches it are weighed. The
+        bounds take the operations of `_first_pass` in the same order, so a bound is never
+        below what it bounds, and the top-k is the one of every document."""
+        texts = np.flatnonzero(scores.touched)
+        starts = self._text_starts
+        counts = starts[texts + 1] - starts[texts]
+        if len(texts) <= TOP_K or int(counts.sum()) <= SAMPLE:
+            return self._docs_of(texts)
+        masks = covered.text_masks[texts]
+        bound = scores.scores[texts] * self._kind_bounds[texts]
+        other = _other_language_factors(covered, masks, absent)
+        bound *= self._language_bounds(texts, other, query_language)
+        bound *= _coverage_factors(covered, masks)
+        # the best bounds until SAMPLE documents: the TOP_K-th of their values is the floor
+        # (of twice TOP_K, so that a loose bound among the last, an example's, lowers it less)
+        n = min(len(texts), SAMPLE)
+        first = np.argpartition(-bound, n - 1)[:n]
+        first = first[np.argsort(-bound[first], kind="stable")]
+        enough = first[: int(np.searchsorted(np.cumsum(counts[first]), SAMPLE)) + 1]
+        sample = self._docs_of(texts[enough])
+        values = self._first_pass(sample, scores, covered, query_language, absent)[0]
+        floor = np.partition(values, len(values) - TOP_K)[len(values) - TOP_K]
+        return self._docs_of(texts[bound >= floor])
+
+    def _docs_of(self, texts: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The documents of each of `texts`."""
+        starts = self._text_starts[texts]
+        counts = self._text_starts[texts + 1] - starts
+        ends = np.cumsum(counts)
+        at = np.repeat(starts - (ends - counts), counts) + np.arange(
+            int(ends[-1]) if len(ends) else 0
+        )
+        return self._text_docs[at]
+
+    def _language_bounds(
+        self, texts: NDArray[np.int64], other: NDArray[np.float64] | float, query_language: str
+    ) -> NDArray[np.float64]:
+        """The highest `_language_factors` of any document of each text."""
+        same, own, foreign = self._text_languages[query_language]
+        own_edition = np.maximum(other * OWN_EDITION_LEAD, OWN_EDITION_OTHER_LANGUAGE)
+        bound = np.where(own[texts], own_edition, 0.0)
+        bound = np.maximum(bound, np.where(foreign[texts], other, 0.0))
+        return np.maximum(bound, np.where(same[texts], 1.0, 0.0))
+
     def _example_factors(
-        self, docs: NDArray[np.int64], masks: NDArray[np.int64]
+        self, docs: NDArray[np.int64], covered: _Coverage
     ) -> NDArray[np.float64] | float:
-        """`EXAMPLE_ALONE` for an example whose rule's text has none of the query's concepts
-        (`masks`: each document's), 1 for any other document."""
+        """`EXAMPLE_ALONE` for an example whose rule's text has none of the query's concepts,
+        1 for any other document."""
         if EXAMPLE_ALONE >= 1.0:
             return 1.0
         text = self._rule_text[docs]
         examples = np.flatnonzero(text >= 0)  # a few among the documents scored
         factors = np.ones(len(docs))
-        factors[examples[masks[text[examples]] == 0]] = EXAMPLE_ALONE
+        factors[examples[covered.of(text[examples]) == 0]] = EXAMPLE_ALONE
         return factors
 
     def _language_factors(
@@ -1152,7 +1278,7 @@ class Searcher:
         factors = np.where(self._edition_language[query_language][docs], own_edition, other)
         return np.where(self._other_arrays[query_language][docs], factors, 1.0)
 
-    def _parent_masks(self, chosen: list[int], masks: NDArray[np.int64]) -> NDArray[np.int64]:
+    def _parent_masks(self, chosen: list[int], covered: _Coverage) -> NDArray[np.int64]:
         """For each document, the concepts the text of its parent rule has."""
         owners: list[int] = []
         parents: list[int] = []
@@ -1166,7 +1292,7 @@ class Searcher:
                 parents.extend(found)
         out = np.zeros(len(chosen), dtype=np.int64)
         if parents:
-            np.bitwise_or.at(out, np.asarray(owners), masks[parents])
+            np.bitwise_or.at(out, np.asarray(owners), covered.of(np.asarray(parents)))
         return out
 
     def _parents_of(self, d: int) -> tuple[int, ...]:
@@ -1431,7 +1557,10 @@ class Searcher:
             preference: NDArray[Any] = -scores
         else:
             preference = self._edition_language[prefer.language][docs] == 0
-        ranking = np.lexsort((np.arange(len(docs)), editions, preference, ~has_text, group))
+        elsewhen = ~np.isin(editions, [self._order[e] for e in prefer.asked])
+        ranking = np.lexsort(
+            (np.arange(len(docs)), editions, preference, elsewhen, ~has_text, group)
+        )
         leads = ranking[np.searchsorted(group[ranking], np.arange(len(first)))]
         group_text = np.bincount(group, weights=has_text, minlength=len(first)) > 0
         best = first[appearance]  # each group's best score: its first in order
@@ -1446,18 +1575,12 @@ class Searcher:
         tiers = np.lexsort((positions[leads], editions[leads], -best_scores, ~group_text)).tolist()
         members = np.argsort(group, kind="stable")
         starts = np.searchsorted(group[members], np.arange(len(first) + 1)).tolist()
-        members_list = members.tolist()
-        docs_list = docs.tolist()
+        grouped = docs[members]  # each group's documents, one run per group
+        lead_docs = docs[leads].tolist()
         infos = self._docs
         out: list[_Ranked] = []
         for g in tiers[:keep]:
-            lead = int(leads[g])
-            info = infos[docs_list[lead]]
-            also = tuple(
-                infos.places(
-                    docs_list[m] for m in members_list[starts[g] : starts[g + 1]] if m != lead
-                )
-            )
+            info = infos[lead_docs[g]]
             out.append(
                 _Ranked(
                     float(best_scores[g]),
@@ -1466,10 +1589,17 @@ class Searcher:
                     info,
                     False,
                     bool(group_text[g]),
-                    also,
+                    copies=grouped[starts[g] : starts[g + 1]],
                 )
             )
         return out
+
+    def _also(self, r: _Ranked) -> tuple[tuple[str, str], ...]:
+        """The other copies of a hit, (edition, rule) each, in order."""
+        if r.copies is None:
+            return r.also
+        lead = (r.edition, r.rule)
+        return tuple(place for place in self._docs.places(r.copies.tolist()) if place != lead)
 
     def _positions_of(self, docs: NDArray[np.int64]) -> NDArray[np.int64]:
         """Each document's rule's place in its edition (remembered per document)."""
@@ -1541,10 +1671,16 @@ class Searcher:
         return known
 
     def _representative(self, r: _Ranked, prefer: _Preference) -> tuple[object, ...]:
+        elsewhen = r.edition not in prefer.asked if prefer.asked else False
         if prefer.old:
-            return (not r.has_text, -r.score, self._order.get(r.edition, 99))
+            return (not r.has_text, elsewhen, -r.score, self._order.get(r.edition, 99))
         language = self._language_of[r.edition]
-        return (not r.has_text, language != prefer.language, self._order.get(r.edition, 99))
+        return (
+            not r.has_text,
+            elsewhen,
+            language != prefer.language,
+            self._order.get(r.edition, 99),
+        )
 
     def _language_votes(self, words: list[_Word]) -> dict[str, int]:
         """How many of the query's words each language writes (the vocabulary and glossary
@@ -1629,23 +1765,33 @@ class Searcher:
     ) -> NDArray[np.int64]:
         """Add the term's BM25 to the documents that have it (those of `only`, if given);
         return them."""
-        ids, tfs = self._postings(field, term)
-        lengths = self._text_lengths.get(field)
-        if lengths is None or not len(ids):
+        ids = self._postings(field, term)[0]
+        if not len(ids) or field not in self._text_lengths:
             return _NO_DOCS
+        saturated = self._saturated(field, term)
         if only is not None:
             keep = only[ids]
-            ids, tfs = ids[keep], tfs[keep]
-        k1 = BM25_K1
-        b = BM25_B if field.startswith("body_") else 0.3
-        fixed = k1 * (1 - b)
-        per_token = k1 * b / (self._average.get(field) or 1.0)
-        factor = boost * idf * (k1 + 1)
+            ids, saturated = ids[keep], saturated[keep]
         # the same operations, in the same order, as a loop over the documents would do
         # (a document appears once in a posting list)
-        scores.scores[ids] += factor * tfs / (tfs + fixed + per_token * lengths[ids])
+        scores.scores[ids] += boost * idf * (BM25_K1 + 1) * saturated
         scores.touched[ids] = True
         return ids
+
+    def _saturated(self, field: str, term: str) -> NDArray[np.float64]:
+        """BM25's tf / (tf + k1 (1 - b + b × length / average)) of each text of the term's
+        postings (cached beside them: the same for every query)."""
+        key = (field, term)
+        found = self._saturation_cache.get(key)
+        if found is None:
+            ids, tfs = self._postings(field, term)
+            k1 = BM25_K1
+            b = BM25_B if field.startswith("body_") else 0.3
+            fixed = k1 * (1 - b)
+            per_token = k1 * b / (self._average.get(field) or 1.0)
+            found = tfs / (tfs + fixed + per_token * self._text_lengths[field][ids])
+            self._saturation_cache[key] = found
+        return found
 
     def _dense(self, docs: NDArray[np.int64]) -> NDArray[np.bool_]:
         """`docs` (texts) as a mask over every text."""
@@ -1668,6 +1814,7 @@ class Searcher:
             result = self._opened.postings(field, term)
         if len(self._posting_cache) > 50_000:
             self._posting_cache.clear()
+            self._saturation_cache.clear()
         self._posting_cache[key] = result
         return result
 
@@ -1898,30 +2045,32 @@ class _RuleTable:
 
 
 class _Scores:
-    """Each document's BM25 so far, and whether any term scored it (a dense array per
-    query: tens of thousands of documents, at C speed)."""
+    """Each text's BM25 so far, and whether any term scored it (a dense array per query:
+    thousands of texts, at C speed)."""
 
     def __init__(self, size: int) -> None:
         self.scores = np.zeros(size, dtype=np.float64)
         self.touched = np.zeros(size, dtype=np.bool_)
 
-    def of_documents(self, text_of: NDArray[np.int64]) -> _Scores:
-        """Scores per text read as scores per document (`text_of`: each one's text)."""
-        out = _Scores(0)
-        out.scores = self.scores[text_of]
-        out.touched = self.touched[text_of]
-        return out
-
 
 def _per_mask(
-    covered: _Coverage, masks: NDArray[np.int64], factor: Callable[[int], float]
+    covered: _Coverage,
+    masks: NDArray[np.int64],
+    factor: Callable[[int], float],
+    key: Hashable = None,
 ) -> NDArray[np.float64]:
     """`factor` of each document's set of concepts, computed once per set (a handful) in
-    Python floats."""
+    Python floats; with a `key`, once per query for every set the texts have (`masks`
+    are then some texts' or documents' sets)."""
     if covered.full < 1 << 16:  # a table indexed by the mask itself: no sort
-        found = np.flatnonzero(np.bincount(masks, minlength=1))
-        table = np.zeros(int(found[-1]) + 1 if len(found) else 1, dtype=np.float64)
-        table[found] = [factor(m) for m in found.tolist()]
+        table = covered.tables.get(key) if key is not None else None
+        if table is None:
+            every = covered.text_masks if key is not None else masks
+            found = np.flatnonzero(np.bincount(every, minlength=1))
+            table = np.zeros(int(found[-1]) + 1 if len(found) else 1, dtype=np.float64)
+            table[found] = [factor(m) for m in found.tolist()]
+            if key is not None:
+                covered.tables[key] = table
         return table[masks]
     unique, inverse = np.unique(masks, return_inverse=True)
     return np.asarray([factor(m) for m in unique.tolist()], dtype=np.float64)[inverse]
@@ -1943,7 +2092,7 @@ def _rule_texts(keys: NDArray[np.int64], kinds: NDArray[np.uint8]) -> NDArray[np
 
 def _coverage_factors(covered: _Coverage, masks: NDArray[np.int64]) -> NDArray[np.float64]:
     """Each document's coverage factor, as the ranking always computed it."""
-    return _per_mask(covered, masks, lambda m: 0.15 + 0.85 * covered.share(m) ** 2)
+    return _per_mask(covered, masks, lambda m: 0.15 + 0.85 * covered.share(m) ** 2, "coverage")
 
 
 def _other_language_factors(
@@ -1962,7 +2111,7 @@ def _other_language_factors(
         lacking = max(whole, covered.share(m & absent) / (covered.share(m) or 1.0))
         return OTHER_LANGUAGE + (1.0 - OTHER_LANGUAGE) * lacking
 
-    return _per_mask(covered, masks, factor)
+    return _per_mask(covered, masks, factor, ("other", absent))
 
 
 def _top(values: NDArray[np.float64], docs: NDArray[np.int64], k: int) -> NDArray[np.intp]:
@@ -1980,14 +2129,22 @@ def _top(values: NDArray[np.float64], docs: NDArray[np.int64], k: int) -> NDArra
 
 class _Coverage:
     """Which concepts each document has, and the share of the query that makes (each
-    concept weighing its importance)."""
+    concept weighing its importance). `masks`: each text's concepts, read as its documents'
+    through `text_of` (each document's text; none: a text per document)."""
 
-    def __init__(self, masks: NDArray[np.int64], importance: list[float]) -> None:
-        self.masks = masks
+    def __init__(
+        self,
+        masks: NDArray[np.int64],
+        importance: list[float],
+        text_of: NDArray[np.int64] | None = None,
+    ) -> None:
+        self.text_masks = masks
+        self._text_of = text_of
         self.importance = importance
         self.total = sum(importance) or 1.0
         self.full = (1 << len(importance)) - 1
         self._shares: dict[int, float] = {}
+        self.tables: dict[Hashable, NDArray[np.float64]] = {}  # `_per_mask`'s, per factor
 
     def share(self, mask: int) -> float:
         found = self._shares.get(mask)
@@ -1996,12 +2153,24 @@ class _Coverage:
             self._shares[mask] = found
         return found
 
+    def of(self, docs: NDArray[np.int64]) -> NDArray[np.int64]:
+        """The concepts of each of `docs`."""
+        return self.text_masks[docs if self._text_of is None else self._text_of[docs]]
+
+    @property
+    def masks(self) -> NDArray[np.int64]:
+        """Every document's concepts."""
+        return self.text_masks if self._text_of is None else self.text_masks[self._text_of]
+
     def with_context(self, d: int, context: int) -> float:
-        own = int(self.masks[d])
+        own = self.mask(d)
         return self.share(own) + PARENT_CONTEXT * self.share(context & ~own)
 
+    def mask(self, d: int) -> int:
+        return int(self.text_masks[d if self._text_of is None else self._text_of[d]])
+
     def complete(self, d: int) -> bool:
-        return int(self.masks[d]) == self.full
+        return self.mask(d) == self.full
 
 
 def _pool_size(limit: int) -> int:
@@ -2092,15 +2261,21 @@ def _densest(spans: list[tuple[int, int]], width: int) -> int:
     it before one of them; the first such place."""
     best_start, best_count = 0, -1
     starts = [x for x, _ in spans]
+    ends = [y for _, y in spans]
+    # words never overlap: their ends are in order too, and the spans inside [lo, hi] are
+    # those from the first starting at lo to the last ending by hi
+    ordered = all(a <= b for a, b in pairwise(ends))
     for a, _ in spans or [(0, 0)]:
         lo = max(0, a - width // 4)
         hi = lo + width
-        # the spans inside [lo, hi]: sorted by start, none past `hi` can end before it
-        count = 0
-        for x, y in spans[bisect_left(starts, lo) :]:
-            if x > hi:
-                break
-            count += y <= hi
+        if ordered:
+            count = max(0, bisect_right(ends, hi) - bisect_left(starts, lo))
+        else:  # sorted by start, none past `hi` can end before it
+            count = 0
+            for x, y in spans[bisect_left(starts, lo) :]:
+                if x > hi:
+                    break
+                count += y <= hi
         if count > best_count:
             best_start, best_count = lo, count
     return best_start

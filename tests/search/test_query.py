@@ -478,6 +478,19 @@ def test_the_snippet_window_is_the_one_every_span_counted_gives(
     assert _window(text, spans, width)[1] - _window(text, spans, width)[0] <= max(width, len(text))
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 15), st.integers(0, 12)), max_size=40), st.integers(4, 80))
+def test_the_window_over_words_is_the_one_every_span_counted_gives(
+    gaps: list[tuple[int, int]], width: int
+) -> None:
+    """Words, as snippets mark them: spans one after the other (their ends in order)."""
+    spans, at = [], 0
+    for gap, n in gaps:
+        spans.append((at + gap, at + gap + n))
+        at += gap + n
+    assert _densest(spans, width) == _densest_by_counting(spans, width)
+
+
 def test_the_snippet_window_starts_where_it_holds_the_most_spans() -> None:
     # Candidates start a quarter of the width (10) before each span: at 0 (two spans
     # inside), 2 (three), 3 (four: 12-20, 13-40, 41-42, 42-43) and 31 (two).

@@ -139,7 +139,9 @@ class Reference:
                 continue
             # the searcher's operations in its order (the scores are compared exactly)
             average = self.average[fieldname] or 1.0
-            bm25 = boost * idf * (k1 + 1) * tf / (tf + k1 * (1 - b) + k1 * b / average * lengths[d])
+            bm25 = (
+                boost * idf * (k1 + 1) * (tf / (tf + k1 * (1 - b) + k1 * b / average * lengths[d]))
+            )
             scores[d] = scores.get(d, 0.0) + bm25
             found.add(d)
         return found

@@ -89,12 +89,14 @@ SHIPPED_FLOORS = {
     4: (0.85, 0.9),
     5: (0.8, 0.85),
     6: (0.8, 0.9),
-    7: (0.45, 0.65),
+    7: (0.6, 0.75),
     8: (0.45, 0.55),
     9: (0.45, 0.6),
     10: (0.6, 0.75),
     11: (0.9, 0.9),
-    12: (0.25, 0.42),
+    # 0.424 before questions said when they ask about were read so (era.py): one of them found
+    # 408.1b through « règles » of « les vieilles règles », now not asked for
+    12: (0.25, 0.41),
 }
 ENGLISH_FLOORS = {
     1: 0.94,
@@ -110,7 +112,7 @@ ENGLISH_FLOORS = {
     12: 0.55,
 }
 # every round together (what the targets say of "the shipped corpus")
-SHIPPED_WHOLE = (0.83, 0.88)
+SHIPPED_WHOLE = (0.835, 0.885)
 ENGLISH_WHOLE = 0.72
 
 
