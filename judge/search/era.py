@@ -13,23 +13,33 @@ _YEAR = r"((?:19|20)\d\d)"
 _E = "[eéèêë]"  # the patterns read the query as typed: accents or none, any case
 _A = "['’]"
 _BEFORE = re.compile(
-    rf"\b(?:avant|before|pr{_E}|until|jusqu{_A}en)(?: l{_A}an| la version de)?[\s-]+{_YEAR}\b",
-    re.IGNORECASE,
+    rf"\b(?:avant|before|pr{_E})(?: l{_A}an| la version de)?[\s-]+{_YEAR}\b", re.IGNORECASE
 )
+# not a bare « de 2015 », "of 2015": « une carte de 2015 » is a card, not the rules of then
 _DURING = re.compile(
-    rf"\b(?:en|in|de|du|of|version|r{_E}gles de|rules of|cr de|{_E}dition de|{_E}dition)"
+    rf"\b(?:en|in|version(?: de)?|r{_E}gles de|rules of|cr de|cr of|{_E}dition(?: de)?)"
     rf"\s+{_YEAR}\b",
     re.IGNORECASE,
 )
+# « depuis 2009 », "since the 2009 edition", « jusqu'en 2009 », "until 2009": every edition
+# from or up to then (2009 itself or not?), no one time
+_SPAN = re.compile(
+    rf"\b(?:depuis|since|jusqu{_A}(?:en|a|à)|until|till)\b[^,;.?!]{{0,24}}?{_YEAR}\b",
+    re.IGNORECASE,
+)
+# the rules said old, not a card or a version of an object (« anciennes éditions des
+# cartes », "older versions of a card", "the previous rule")
 _OLD = re.compile(
-    rf"\b(?:anciennes?|viei?lles?|vieux|ancien|pr{_E}c{_E}dentes?|old|older|previous|earlier)"
-    rf"\s+(?:r{_E}gles?|rules?|versions?|num{_E}rotation|numbering|cr|{_E}ditions?)\b"
+    rf"\b(?:anciennes?|viei?lles?|old|older)\s+(?:r{_E}gles|rules|num{_E}rotation|numbering)\b"
+    rf"|\bancienne\s+num{_E}rotation\b"
     rf"|(?:\b|^)(?:[aà] l{_A}{_E}poque|autrefois|back then|in the old days)\b",
     re.IGNORECASE,
 )
+# not « maintenant », « actuellement », "currently": a question says them of the game
+# (« la créature est maintenant un artefact »), not of the rules
 _NOW = re.compile(
-    rf"\b(?:r{_E}gles? actuelles?|actuellement|aujourd{_A}hui|de nos jours|maintenant"
-    r"|current rules|currently|today|nowadays)\b",
+    rf"\b(?:r{_E}gles? actuelles?|(?:version|{_E}dition) actuelle|aujourd{_A}hui|de nos jours"
+    r"|current rules|current version|today|nowadays)\b",
     re.IGNORECASE,
 )
 
@@ -58,40 +68,46 @@ class Era:
         return self.before is None and self.year is None and not self.now
 
     def editions(self, editions: Iterable[_EditionLike]) -> frozenset[str]:
-        """The editions of that time: every one before the year, or those of the year (else
-        the newest before it, in force that year); today's: the newest of each language;
-        older rules unnamed: every edition but those."""
+        """The editions of that time, in each language: every one before the year; those
+        of the year, else the newest before it (in force that year); today's: the newest;
+        older rules unnamed: every edition but the newest."""
         known = list(editions)
         if self.before is not None:
             return frozenset(e.id for e in known if e.order < self.before)
-        if self.year is None:
-            newest: dict[str, int] = {}
-            for e in known:
-                newest[e.language] = max(newest.get(e.language, e.order), e.order)
-            return frozenset(e.id for e in known if (e.order == newest[e.language]) == self.now)
-        year = self.year
-        found = [e for e in known if e.order == year]
-        if not found:
-            earlier = [e.order for e in known if e.order < year]
-            found = [e for e in known if earlier and e.order == max(earlier)]
-        return frozenset(e.id for e in found)
+        out: set[str] = set()
+        for language in {e.language for e in known}:
+            own = [e for e in known if e.language == language]
+            newest = max(e.order for e in own)
+            if self.year is None:
+                out.update(e.id for e in own if (e.order == newest) == self.now)
+                continue
+            then = [e.order for e in own if e.order <= self.year]
+            if then:
+                out.update(e.id for e in own if e.order == max(then))
+        return frozenset(out)
 
 
 def read_era(text: str) -> tuple[Era | None, list[tuple[int, int]]]:
-    """The era `text` asks about, and where `text` says it (those words are not asked for);
-    none when it names none, or compares two (« avant 2009 et aujourd'hui »). A year is
-    more precise than « anciennes règles » said beside it."""
-    before = [(Era(before=int(m.group(1))), m.span()) for m in _BEFORE.finditer(text)]
+    """The era `text` asks about, and where `text` says when, whether or not an era is
+    chosen (those words are neither asked for nor corrected: "today" is no typo of
+    "day"). None when it names no time, or compares two (« avant 2009 et aujourd'hui »);
+    a year is more precise than « anciennes règles » beside it."""
+    since = [m.span() for m in _SPAN.finditer(text)]
+
+    def free(m: re.Match[str]) -> bool:
+        return not any(a < m.end() and m.start() < b for a, b in since)
+
+    before = [(Era(before=int(m.group(1))), m.span()) for m in _BEFORE.finditer(text) if free(m)]
     during = [
         (Era(year=int(m.group(1))), m.span())
         for m in _DURING.finditer(text)
-        if not any(a < m.end() and m.start() < b for _, (a, b) in before)
+        if free(m) and not any(a < m.end() and m.start() < b for _, (a, b) in before)
     ]
     old = [(Era(), m.span()) for m in _OLD.finditer(text)]
     now = [(Era(now=True), m.span()) for m in _NOW.finditer(text)]
     dated = before + during
-    found = [*dated, *now] if dated else [*old, *now]
-    eras = {era for era, _ in found}
-    if len(eras) != 1:
-        return None, []
-    return eras.pop(), sorted(span for _, span in [*found, *(old if dated else [])])
+    eras = {era for era, _ in [*(dated or old), *now]}
+    said = sorted(span for _, span in [*dated, *old, *now])
+    if len(eras) != 1 or since:
+        return None, said + since
+    return eras.pop(), said

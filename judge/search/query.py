@@ -1081,14 +1081,7 @@ class Searcher:
         next two), exact headings first with their sub-rules folded in, title-only rules
         after the rules with text, then one entry per group of copies (`group_key`). Without
         an exact heading (most queries), the rules are arrays (`_RuleTable`)."""
-        weighted = self._weigh(scores, covered, editions, language, query_language, absent)
-        if asked and ERA_LEAD != 1.0:
-            ids = np.fromiter((d for _, d in weighted), dtype=np.int64, count=len(weighted))
-            codes = [self._order[e] for e in asked if e in self._order]
-            then = np.isin(self._edition_codes[ids], codes).tolist()
-            weighted = [
-                (v * ERA_LEAD if up else v, d) for (v, d), up in zip(weighted, then, strict=True)
-            ]
+        weighted = self._weigh(scores, covered, editions, language, query_language, absent, asked)
         # top-k before grouping: the long tail never reaches the first page
         weighted = heapq.nlargest(TOP_K, weighted)
         docs = self._docs
@@ -1135,15 +1128,20 @@ class Searcher:
         language: str | None,
         query_language: str,
         absent: int,
+        asked: frozenset[str] = frozenset(),
     ) -> list[tuple[float, int]]:
         """The best paragraphs (top-k, best first), each one's score times its kind's weight
-        and its coverage of the query. A paragraph in another language than the query's
-        weighs less (`_other_language_factors`; `absent`: the concepts no text of the
-        query's language has): a French judge reads the French rule first when the French
-        text can answer. A sub-rule is read with its parent's text: the concepts the parent
-        has count, a little, as the sub-rule's (118.1c, Commander, under 118.1 « Chaque
-        joueur commence la partie… »). Vectorised over the documents that can reach the
+        and its coverage of the query, and `ERA_LEAD` in the editions `asked` (era.py). A
+        paragraph in another language than the query's weighs less
+        (`_other_language_factors`; `absent`: the concepts no text of the query's language
+        has): a French judge reads the French rule first when the French text can answer.
+        A sub-rule is read with its parent's text: the concepts the parent has count, a
+        little, as the sub-rule's (118.1c, Commander, under 118.1 « Chaque joueur commence
+        la partie… »). Vectorised over the documents that can reach the
         top-k (`_contenders`); ties go to the higher document number."""
+        era = None
+        if asked and ERA_LEAD != 1.0:
+            era = np.isin(self._edition_codes, [self._order[e] for e in asked if e in self._order])
         if editions or language:
             docs = self._docs_of(np.flatnonzero(scores.touched))
             keep = np.ones(len(docs), dtype=np.bool_)
@@ -1154,8 +1152,8 @@ class Searcher:
                 keep &= ~self._other_arrays[language][docs]
             docs = docs[keep]
         else:
-            docs = self._contenders(scores, covered, query_language, absent)
-        values, kinds, masks = self._first_pass(docs, scores, covered, query_language, absent)
+            docs = self._contenders(scores, covered, query_language, absent, era)
+        values, kinds, masks = self._first_pass(docs, scores, covered, query_language, absent, era)
         best = _top(values, docs, TOP_K)
         chosen: list[int] = docs[best].tolist()
         if not PARENT_CONTEXT:
@@ -1178,6 +1176,8 @@ class Searcher:
         other = _other_language_factors(covered, own, absent)
         values *= self._language_factors(top, other, query_language)
         values *= factors[inverse]
+        if era is not None:
+            values *= np.where(era[top], ERA_LEAD, 1.0)
         return list(zip(values.tolist(), chosen, strict=True))
 
     def _first_pass(
@@ -1187,9 +1187,10 @@ class Searcher:
         covered: _Coverage,
         query_language: str,
         absent: int,
+        era: NDArray[np.bool_] | None = None,
     ) -> tuple[NDArray[np.float64], NDArray[np.float64], NDArray[np.int64]]:
         """`_weigh`'s value of each document before its parent's context, with each one's
-        kind weight and concepts."""
+        kind weight and concepts (`era`: the documents of the editions asked for)."""
         masks = covered.of(docs)
         # each kind's weight, an example's own factor included (both passes read it)
         kinds = self._kind_weights[docs] * self._example_factors(docs, covered)
@@ -1197,10 +1198,17 @@ class Searcher:
         other = _other_language_factors(covered, masks, absent)
         values *= self._language_factors(docs, other, query_language)
         values *= _coverage_factors(covered, masks)
+        if era is not None:
+            values *= np.where(era[docs], ERA_LEAD, 1.0)
         return values, kinds, masks
 
     def _contenders(
-        self, scores: _Scores, covered: _Coverage, query_language: str, absent: int
+        self,
+        scores: _Scores,
+        covered: _Coverage,
+        query_language: str,
+        absent: int,
+        era: NDArray[np.bool_] | None = None,
     ) -> NDArray[np.int64]:
         """The documents that can be among the `TOP_K` best of `_first_pass`, without
         weighing the tens of thousands scored (a text is held by five editions on average).
@@ -1219,6 +1227,9 @@ class Searcher:
         other = _other_language_factors(covered, masks, absent)
         bound *= self._language_bounds(texts, other, query_language)
         bound *= _coverage_factors(covered, masks)
+        if era is not None:  # a text with a copy in an edition asked for
+            held = np.bincount(self._text_of, weights=era, minlength=self._texts) > 0
+            bound *= np.where(held[texts], ERA_LEAD, 1.0)
         # the best bounds until SAMPLE documents: the TOP_K-th of their values is the floor
         # (of twice TOP_K, so that a loose bound among the last, an example's, lowers it less)
         n = min(len(texts), SAMPLE)
@@ -1226,7 +1237,7 @@ class Searcher:
         first = first[np.argsort(-bound[first], kind="stable")]
         enough = first[: int(np.searchsorted(np.cumsum(counts[first]), SAMPLE)) + 1]
         sample = self._docs_of(texts[enough])
-        values = self._first_pass(sample, scores, covered, query_language, absent)[0]
+        values = self._first_pass(sample, scores, covered, query_language, absent, era)[0]
         floor = np.partition(values, len(values) - TOP_K)[len(values) - TOP_K]
         return self._docs_of(texts[bound >= floor])
 

@@ -21,6 +21,7 @@ CASES = [
     ("pré-2009 la pile", Era(before=2009), ["pré-2009"]),
     ("before 2009, toughness 0", Era(before=2009), ["before 2009"]),
     ("en 2011 les points de vie", Era(year=2011), ["en 2011"]),
+    ("selon les règles de 2011, la pile", Era(year=2011), ["règles de 2011"]),
     ("in 2008, could I respond", Era(year=2008), ["in 2008"]),
     # a year beside « anciennes règles » is the more precise
     ("les anciennes règles de 2008", Era(year=2008), ["anciennes règles", "règles de 2008"]),
@@ -48,10 +49,23 @@ def test_the_time_a_question_asks_about(text: str, era: Era, said: list[str]) ->
         "en 2011 et avant 2009",
         "blessures de combat en premier",
         "avant de bloquer",
+        # said of the game, not of the rules
+        "la créature est maintenant un artefact, reste-t-elle attachée ?",
+        "an object that is currently face down",
+        "une carte de 2015 avec le vol",
+        "qu'est-ce qui a changé de 2009 à 2010",
+        "depuis l'édition de 2009, la règle des légendes",  # since: every edition after
+        "jusqu'en 2009, la règle des légendes",  # 2009 itself, or not?
+        # old, but not the rules
+        "the previous rule about legends",
+        "older versions of a card",
+        "earlier rules in the layer system",
+        "les anciennes éditions des cartes",
+        "a total of 2000 life",
     ],
 )
 def test_no_time_or_two(text: str) -> None:
-    assert read_era(text) == (None, [])
+    assert read_era(text)[0] is None
 
 
 def test_the_editions_of_each_time(index: RuleIndex, en_index: RuleIndex) -> None:
@@ -61,8 +75,9 @@ def test_the_editions_of_each_time(index: RuleIndex, en_index: RuleIndex) -> Non
     assert of(Era(before=2009), index) == {"fr-pre2009"}
     assert of(Era(before=2009), en_index) == {"fr-pre2009", "en-2008-07-15"}
     assert of(Era(year=2011), en_index) == {"fr-2011", "en-2011-09-30"}
-    # a year no edition is from: the newest before it, in force then
-    assert of(Era(year=2010), en_index) == {"en-2008-07-15"}
+    # a year no edition is from: in each language, the newest before it (in force then)
+    assert of(Era(year=2010), en_index) == {"en-2008-07-15", "fr-pre2009"}
+    assert of(Era(year=2012), en_index) == {"en-2011-09-30", "fr-2011"}
     assert of(Era(year=2001), en_index) == set()
     assert of(Era(now=True), en_index) == {"fr-2024", "en-2011-09-30"}
     assert of(Era(), en_index) == {"fr-2011", "fr-pre2009", "en-2008-07-15"}
@@ -89,6 +104,14 @@ def test_the_old_copy_leads_when_old_rules_are_asked(shipped: Searcher) -> None:
     # « 2009 » is when, not what: it is not reported missing from the rules
     said = shipped.search("avant 2009, si deux légendes du même nom sont en jeu").message
     assert said == "Règles d'avant 2009 demandées : fr-pre2009 en premier."
+
+
+def test_two_times_are_neither_searched_nor_corrected(en_home: Path) -> None:
+    """Compared, two times choose no era; their words are still no typos."""
+    with session.open_judge(en_home) as judge:
+        result = judge.searcher().search("before 2009 and today, the legend rule")
+    assert result.corrected is None
+    assert result.message is None or "demandées" not in result.message
 
 
 def test_today_leads_and_is_no_typo(en_home: Path) -> None:

@@ -36,6 +36,10 @@ QUERIES = [
     # « Rôle »: only English paragraphs have it (the other-language weight per paragraph)
     ("plusieurs rôles sur un permanent", None, None),
     ("le lien de vie fait gagner des points de vie", None, None),
+    # a time said: its editions' paragraphs weigh more (era.py)
+    ("avant 2009, la règle des légendes", None, None),
+    ("before 2009, toughness 0 creature graveyard", None, None),
+    ("dans les anciennes règles, la pile et la priorité", None, None),
     # words between quotes: a phrase of their own (slop 1)
     ("« la créature équipée » capacité", None, None),
     ("la « créature équipée »", None, None),  # in French, the whole query's phrase: one bonus
@@ -180,7 +184,8 @@ class Reference:
 
     def ranked(self, seen: _Seen) -> list[tuple[float, int]]:
         assert seen.weigh is not None
-        importance, editions, language, query_language, absent = seen.weigh
+        importance, editions, language, query_language, absent, *more = seen.weigh
+        asked = more[0] if more else frozenset()  # the editions of the time asked about
         scores: dict[int, float] = {}
         masks: dict[int, int] = {}
         for i, (concept, idf) in enumerate(seen.concepts):
@@ -227,7 +232,8 @@ class Reference:
             if info.language != query_language and languages[info.edition] == query_language:
                 # the edition's own text of the rule, printed in the other language
                 other = max(other * q.OWN_EDITION_LEAD, q.OWN_EDITION_OTHER_LANGUAGE)
-            return scores[d] * kind * other * (0.15 + 0.85 * coverage**2)
+            value = scores[d] * kind * other * (0.15 + 0.85 * coverage**2)
+            return value * q.ERA_LEAD if info.edition in asked else value
 
         self.other_language = other_language
         first = [
