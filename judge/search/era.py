@@ -94,14 +94,16 @@ def read_era(text: str) -> tuple[Era | None, list[tuple[int, int]]]:
     a year is more precise than « anciennes règles » beside it."""
     since = [m.span() for m in _SPAN.finditer(text)]
 
-    def free(m: re.Match[str]) -> bool:
-        return not any(a < m.end() and m.start() < b for a, b in since)
+    def free(m: re.Match[str], taken: list[tuple[int, int]]) -> bool:
+        return not any(a < m.end() and m.start() < b for a, b in taken)
 
-    before = [(Era(before=int(m.group(1))), m.span()) for m in _BEFORE.finditer(text) if free(m)]
+    before = [
+        (Era(before=int(m.group(1))), m.span()) for m in _BEFORE.finditer(text) if free(m, since)
+    ]
     during = [
         (Era(year=int(m.group(1))), m.span())
         for m in _DURING.finditer(text)
-        if free(m) and not any(a < m.end() and m.start() < b for _, (a, b) in before)
+        if free(m, since + [span for _, span in before])
     ]
     old = [(Era(), m.span()) for m in _OLD.finditer(text)]
     now = [(Era(now=True), m.span()) for m in _NOW.finditer(text)]

@@ -2168,20 +2168,8 @@ class _Coverage:
         """The concepts of each of `docs`."""
         return self.text_masks[docs if self._text_of is None else self._text_of[docs]]
 
-    @property
-    def masks(self) -> NDArray[np.int64]:
-        """Every document's concepts."""
-        return self.text_masks if self._text_of is None else self.text_masks[self._text_of]
-
-    def with_context(self, d: int, context: int) -> float:
-        own = self.mask(d)
-        return self.share(own) + PARENT_CONTEXT * self.share(context & ~own)
-
-    def mask(self, d: int) -> int:
-        return int(self.text_masks[d if self._text_of is None else self._text_of[d]])
-
     def complete(self, d: int) -> bool:
-        return self.mask(d) == self.full
+        return int(self.text_masks[d if self._text_of is None else self._text_of[d]]) == self.full
 
 
 def _pool_size(limit: int) -> int:

@@ -269,12 +269,12 @@ def test_the_other_language_weighs_by_what_the_paragraph_matches() -> None:
     """A paragraph of the other language weighs little when the query's language has texts
     for what it matches, more when it matches what only the other language has."""
     covered = _Coverage(np.asarray([0b01, 0b10, 0b11], dtype=np.int64), [3.0, 1.0])
-    factors = _other_language_factors(covered, covered.masks, absent=0b01).tolist()
+    factors = _other_language_factors(covered, covered.text_masks, absent=0b01).tolist()
     assert factors[0] == pytest.approx(1.0)  # only the concept the query's language lacks
     assert factors[1] == pytest.approx(OTHER_LANGUAGE + (1 - OTHER_LANGUAGE) * 0.75)
     # the share the query's language lacks is the floor (as before, for the whole query)
     assert factors[2] == pytest.approx(factors[1])
-    assert _other_language_factors(covered, covered.masks, absent=0) == OTHER_LANGUAGE
+    assert _other_language_factors(covered, covered.text_masks, absent=0) == OTHER_LANGUAGE
 
 
 def test_the_own_edition_leads_where_its_language_has_no_text(en_searcher: Searcher) -> None:
